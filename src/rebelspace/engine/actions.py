@@ -1,0 +1,256 @@
+"""Actions: small immutable values with a text form and a stable integer id.
+
+Every decision is one action from a fixed-size action space built from the card list and the
+rules options, so agents can use action masks. Cards are named by card type, not by instance:
+two Rebel Soldiers in the same place are the same choice, and an id never tells which copy of a
+hidden card is meant. Combinatorial choices (battle groups, blocks, casualties) are split into
+small steps, as STYLE.md asks.
+
+Layout: each kind owns a contiguous block of ids; ``Action.fields`` meaning per kind:
+
+====================  ==========================================  =========================
+kind                  text                                        fields
+====================  ==========================================  =========================
+DRAW                  ``draw 2``                                  n
+NO_ATTACK             ``no attack``
+ATTACK                ``attack``                                  (done forming groups)
+FORM_GROUND           ``new ground group with Rebel Soldier``     card
+FORM_SPACE            ``new space group with Stunt Fighters``     card
+ADD                   ``add Princess to group 1``                 card, group
+ION                   ``Ion Cannon destroys Space Cruiser in      card, group
+                      group 1``
+ION_HOLD              ``Ion Cannon holds fire``
+BLOCK                 ``block group 2 with Battle Walkers``       group, card
+DONE_BLOCKING         ``done blocking``
+TARGET                ``group 1 targets (inactive) Princess``     group, card, zone
+DONE_TARGETING        ``done targeting``
+PLAY_TRICK            ``play Surprise Attack``                    card
+PLAY_PSION            ``play ESP on Mysterious Emperor``          card, hero
+PASS                  ``pass``
+PICK                  ``pick Rebel Soldier as a casualty``        card
+DEPLOY                ``deploy Rebel Soldier``                    card
+ATTACH                ``attach Laser Sword to Princess``          card, hero
+DONE_DEPLOYING        ``done deploying``
+PLAY_END              ``play Rebel Spies``                        card
+PLAY_END_ON           ``play Convert on Bounty Hunter``           card, target
+END_TURN              ``end turn``
+DISCARD               ``discard Rebel Soldier``                   card
+====================  ==========================================  =========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from .errors import IllegalActionError
+from .tables import AB_CONVERT, AB_SABOTEUR, TRICK_ABILITIES, Tables
+
+
+class Kind(IntEnum):
+    DRAW = 0
+    NO_ATTACK = 1
+    ATTACK = 2
+    FORM_GROUND = 3
+    FORM_SPACE = 4
+    ADD = 5
+    ION = 6
+    ION_HOLD = 7
+    BLOCK = 8
+    DONE_BLOCKING = 9
+    TARGET = 10
+    DONE_TARGETING = 11
+    PLAY_TRICK = 12
+    PLAY_PSION = 13
+    PASS = 14
+    PICK = 15
+    DEPLOY = 16
+    ATTACH = 17
+    DONE_DEPLOYING = 18
+    PLAY_END = 19
+    PLAY_END_ON = 20
+    END_TURN = 21
+    DISCARD = 22
+
+
+ACTIVE_ZONE, INACTIVE_ZONE = 0, 1
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision. ``card``/``target`` are card type indices, ``group`` is 0-based."""
+
+    id: int
+    kind: Kind
+    card: int = -1
+    group: int = -1
+    target: int = -1
+    zone: int = -1
+    n: int = 0
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ActionSpace:
+    """The fixed action space of one card list and rules options: id <-> Action <-> text."""
+
+    def __init__(self, tables: Tables, max_groups: int) -> None:
+        self.tables = tables
+        self.max_groups = max_groups
+        names = tables.names
+        ntypes = len(names)
+        groups = range(max_groups)
+        all_types = range(ntypes)
+        actions: list[Action] = []
+
+        def add(kind: Kind, text: str, **fields: int) -> None:
+            actions.append(Action(len(actions), kind, text=text, **fields))
+
+        for n in range(1, tables.max_draw + 1):
+            add(Kind.DRAW, f"draw {n}", n=n)
+        add(Kind.NO_ATTACK, "no attack")
+        add(Kind.ATTACK, "attack")
+        for t in all_types:
+            add(Kind.FORM_GROUND, f"new ground group with {names[t]}", card=t)
+        for t in all_types:
+            add(Kind.FORM_SPACE, f"new space group with {names[t]}", card=t)
+        for g in groups:
+            for t in all_types:
+                add(Kind.ADD, f"add {names[t]} to group {g + 1}", card=t, group=g)
+        for g in groups:
+            for t in all_types:
+                add(Kind.ION, f"Ion Cannon destroys {names[t]} in group {g + 1}", card=t, group=g)
+        add(Kind.ION_HOLD, "Ion Cannon holds fire")
+        for g in groups:
+            for t in all_types:
+                add(Kind.BLOCK, f"block group {g + 1} with {names[t]}", card=t, group=g)
+        add(Kind.DONE_BLOCKING, "done blocking")
+        for g in groups:
+            for zone, label in ((ACTIVE_ZONE, ""), (INACTIVE_ZONE, "inactive ")):
+                for t in all_types:
+                    add(
+                        Kind.TARGET,
+                        f"group {g + 1} targets {label}{names[t]}",
+                        card=t,
+                        group=g,
+                        zone=zone,
+                    )
+        add(Kind.DONE_TARGETING, "done targeting")
+        trick_types = sorted(
+            {tables.type_of[i] for i in range(tables.n) if tables.ability[i] in TRICK_ABILITIES}
+        )
+        for t in trick_types:
+            add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
+        for t in tables.psion_types:
+            for h in tables.hero_types:
+                add(Kind.PLAY_PSION, f"play {names[t]} on {names[h]}", card=t, target=h)
+        add(Kind.PASS, "pass")
+        for t in all_types:
+            add(Kind.PICK, f"pick {names[t]} as a casualty", card=t)
+        for t in all_types:
+            add(Kind.DEPLOY, f"deploy {names[t]}", card=t)
+        for t in tables.attachment_types:
+            for h in tables.hero_types:
+                add(Kind.ATTACH, f"attach {names[t]} to {names[h]}", card=t, target=h)
+        add(Kind.DONE_DEPLOYING, "done deploying")
+        end_abilities = {tables.type_of[i]: tables.ability[i] for i in range(tables.n)}
+        for t in sorted(end_abilities):
+            ability = end_abilities[t]
+            if ability and ability not in TRICK_ABILITIES and t not in tables.end_types:
+                add(Kind.PLAY_END, f"play {names[t]}", card=t)
+        for t in tables.end_types:
+            word = "on" if end_abilities[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
+            for u in all_types:
+                add(Kind.PLAY_END_ON, f"play {names[t]} {word} {names[u]}", card=t, target=u)
+        add(Kind.END_TURN, "end turn")
+        for t in all_types:
+            add(Kind.DISCARD, f"discard {names[t]}", card=t)
+
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.size = len(actions)
+        self._by_text = {a.text.lower(): a.id for a in actions}
+        # Lookup tables the rules use to build ids without searching.
+        first: dict[tuple[Kind, int, int, int, int], int] = {}
+        for a in actions:
+            first[(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)] = (
+                a.id
+            )
+        self._index = first
+        self.no_attack = self.id_of(Kind.NO_ATTACK)
+        self.attack = self.id_of(Kind.ATTACK)
+        self.ion_hold = self.id_of(Kind.ION_HOLD)
+        self.done_blocking = self.id_of(Kind.DONE_BLOCKING)
+        self.done_targeting = self.id_of(Kind.DONE_TARGETING)
+        self.pass_ = self.id_of(Kind.PASS)
+        self.done_deploying = self.id_of(Kind.DONE_DEPLOYING)
+        self.end_turn = self.id_of(Kind.END_TURN)
+        self.draw_base = self.id_of(Kind.DRAW, n=1) - 1
+        self.form_ground_base = self.id_of(Kind.FORM_GROUND, card=0)
+        self.form_space_base = self.id_of(Kind.FORM_SPACE, card=0)
+        self.add_base = self.id_of(Kind.ADD, card=0, group=0)
+        self.ion_base = self.id_of(Kind.ION, card=0, group=0)
+        self.block_base = self.id_of(Kind.BLOCK, card=0, group=0)
+        self.target_base = self.id_of(Kind.TARGET, card=0, group=0, zone=0)
+        self.pick_base = self.id_of(Kind.PICK, card=0)
+        self.deploy_base = self.id_of(Kind.DEPLOY, card=0)
+        self.discard_base = self.id_of(Kind.DISCARD, card=0)
+        self.ntypes = ntypes
+        self.trick_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_TRICK}
+        self.psion_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_PSION}
+        self.attach_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.ATTACH}
+        self.end_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_END}
+        self.end_on_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_END_ON}
+        # Decoded fields as a tuple per id, for the hot path.
+        self.decoded: tuple[tuple[int, int, int, int, int], ...] = tuple(
+            (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
+            for a in actions
+        )
+
+    def id_of(
+        self,
+        kind: Kind,
+        *,
+        card: int = -1,
+        group: int = -1,
+        target: int = -1,
+        zone: int = -1,
+        n: int = 0,
+    ) -> int:
+        key = (kind, card, group, target, zone if kind == Kind.TARGET else n)
+        try:
+            return self._index[key]
+        except KeyError:
+            raise IllegalActionError(f"no {kind.name} action with {key[1:]}") from None
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, action_id: int) -> Action:
+        return self.actions[action_id]
+
+    def text(self, action_id: int) -> str:
+        return self.actions[action_id].text
+
+    def parse(self, text: str) -> int:
+        """The id of an action's text form (case and surrounding space ignored)."""
+        key = " ".join(text.split()).lower()
+        try:
+            return self._by_text[key]
+        except KeyError:
+            raise IllegalActionError(f"{text!r} is not an action of Rebel Space") from None
+
+    def ids(self, action: int | str | Action) -> int:
+        """Accept an id, a text form or an Action; return the id."""
+        if isinstance(action, Action):
+            return action.id
+        if isinstance(action, str):
+            return self.parse(action)
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is an id, a text or an Action, got {action!r}")
+        if not 0 <= action < self.size:
+            raise IllegalActionError(
+                f"action id {action} is outside the action space 0..{self.size - 1}"
+            )
+        return action

@@ -1,0 +1,89 @@
+"""Rules options: the few choices a designer may want to vary, as frozen configuration.
+
+Every default is the project's ruling; a game never branches on anything but these fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from .errors import RebelSpaceError
+
+TIE_RESULTS = ("both", "attacker", "defender")
+
+
+class OptionsError(RebelSpaceError, ValueError):
+    """A rules option has a bad name or value."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RulesOptions:
+    """Rule variants. The defaults follow the rulings (R-numbers in brackets)."""
+
+    tie: str = "both"  # R18: a tie destroys both groups; "attacker"/"defender" make that side win
+    hand_limit: int = 12  # R25
+    deploy_points: int = 3  # R23
+    starting_hand: int = 5  # R6
+    draw_min: int = 1  # R8
+    draw_max: int = 2  # R8, before "Draw 1 extra card per turn" bonuses
+    target_inactive: bool = True  # R16: inactive units may be targeted
+    max_groups: int = 8  # R32 (ours): battle groups per side per attack phase
+
+    def __post_init__(self) -> None:
+        if self.tie not in TIE_RESULTS:
+            raise OptionsError(f"rules option tie must be one of {TIE_RESULTS}, got {self.tie!r}")
+        for name, low in (
+            ("hand_limit", 0),
+            ("deploy_points", 0),
+            ("starting_hand", 0),
+            ("draw_min", 1),
+            ("draw_max", 1),
+            ("max_groups", 1),
+        ):
+            value = getattr(self, name)
+            if type(value) is not int or value < low:
+                raise OptionsError(
+                    f"rules option {name} must be an integer >= {low}, got {value!r}"
+                )
+        if self.draw_min > self.draw_max:
+            raise OptionsError(
+                f"rules option draw_min ({self.draw_min}) is more than draw_max ({self.draw_max})"
+            )
+        if type(self.target_inactive) is not bool:
+            raise OptionsError(
+                f"rules option target_inactive must be true or false, got {self.target_inactive!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RulesOptions:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionsError(f"unknown rules option {unknown[0]!r}; known: {sorted(known)}")
+        return cls(**data)
+
+    def with_setting(self, text: str) -> RulesOptions:
+        """Apply one ``name=value`` setting, as given on a command line (``tie=defender``)."""
+        name, sep, raw = text.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise OptionsError(f"a rules setting looks like name=value, got {text!r}")
+        current = self.to_dict()
+        if name not in current:
+            raise OptionsError(f"unknown rules option {name!r}; known: {sorted(current)}")
+        value: Any = raw.strip()
+        if isinstance(current[name], bool):
+            if value.lower() not in ("true", "false"):
+                raise OptionsError(f"rules option {name} must be true or false, got {raw!r}")
+            value = value.lower() == "true"
+        elif isinstance(current[name], int):
+            try:
+                value = int(value)
+            except ValueError:
+                raise OptionsError(f"rules option {name} must be an integer, got {raw!r}") from None
+        current[name] = value
+        return RulesOptions(**current)

@@ -1,0 +1,65 @@
+"""The rules, one module per part of the turn, tied together by two tables.
+
+``LEGAL[step]`` lists the legal action ids of a state; ``HANDLERS[kind]`` applies one
+already-checked action. ``GameState.apply`` is the one place that checks legality.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..actions import Kind
+from ..state import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
+from . import attack, battle, turn
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+
+def _nothing(s: GameState) -> list[int]:
+    return []
+
+
+LEGAL: dict[int, Callable[[GameState], list[int]]] = {
+    DRAW: turn.legal_draw,
+    FORM: attack.legal_form,
+    ION: attack.legal_ion,
+    BLOCK: attack.legal_block,
+    TARGET: attack.legal_target,
+    TRICKS: attack.legal_tricks,
+    CASUALTY: battle.legal_casualty,
+    DEPLOY: turn.legal_deploy,
+    END: turn.legal_end,
+    DISCARD: turn.legal_discard,
+    OVER: _nothing,
+}
+
+Handler = Callable[["GameState", int, int, int, int], None]
+
+_BY_KIND: dict[Kind, Handler] = {
+    Kind.DRAW: turn.do_draw,
+    Kind.NO_ATTACK: attack.do_no_attack,
+    Kind.ATTACK: attack.do_attack,
+    Kind.FORM_GROUND: attack.do_form_ground,
+    Kind.FORM_SPACE: attack.do_form_space,
+    Kind.ADD: attack.do_add,
+    Kind.ION: attack.do_ion,
+    Kind.ION_HOLD: attack.do_ion_hold,
+    Kind.BLOCK: attack.do_block,
+    Kind.DONE_BLOCKING: attack.do_done_blocking,
+    Kind.TARGET: attack.do_target,
+    Kind.DONE_TARGETING: attack.do_done_targeting,
+    Kind.PLAY_TRICK: attack.do_play_trick,
+    Kind.PLAY_PSION: attack.do_play_psion,
+    Kind.PASS: attack.do_pass,
+    Kind.PICK: battle.do_pick,
+    Kind.DEPLOY: turn.do_deploy,
+    Kind.ATTACH: turn.do_attach,
+    Kind.DONE_DEPLOYING: turn.do_done_deploying,
+    Kind.PLAY_END: turn.do_play_end,
+    Kind.PLAY_END_ON: turn.do_play_end_on,
+    Kind.END_TURN: turn.do_end_turn,
+    Kind.DISCARD: turn.do_discard,
+}
+HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)

@@ -1,0 +1,441 @@
+"""The attack phase up to the battles: groups, Ion Cannon, blocks, targets, tricks (R11-R17).
+
+Each of these steps is a sequence of small decisions that ends with a "done" action. A step
+whose only legal action would be its "done" is skipped, but only where that follows from
+public information (units in play), so skipping never tells a player anything about a hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import (
+    BLOCK,
+    FORM,
+    GROUND_BATTLE,
+    ION,
+    PLAYER_NAMES,
+    SPACE_BATTLE,
+    TARGET,
+    TRICKS,
+)
+from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from ..tables import Tables
+
+KIND_NAMES = ("ground", "space")
+
+
+def begin_attack(s: GameState) -> None:
+    """Start an attack phase (also the extra one of R22)."""
+    s.groups = []
+    s.gkind = []
+    s.blocks = []
+    s.targets = []
+    s.ion_used = ()
+    s.atk_bonus = 0
+    s.def_bonus = 0
+    s.psions = ()
+    s.pending_damage = 0
+    s.battle_next = 0
+    s.cas = None
+    s.step = FORM
+    s.to_move = s.player
+    t = s.ctx.tables
+    if not any(t.can_attack[u] for u in s.active[s.player]):
+        s.say(f"{PLAYER_NAMES[s.player]} has no unit that can attack")
+        from .turn import begin_deploy
+
+        begin_deploy(s)
+
+
+def fits(t: Tables, units: tuple[int, ...], kind: int, u: int) -> bool:
+    """May unit ``u`` join a battle group of ``kind`` holding ``units``? (R12)"""
+    if kind == GROUND_BATTLE:
+        return t.is_ground_unit[u] or t.is_hero[u]
+    if t.is_space_unit[u]:
+        return True
+    if not t.is_hero[u]:
+        return False
+    pilot, captain = t.pilot, t.captain
+    if not (pilot[u] or captain[u]):
+        return False
+    # A hero rides in a Fighter's pilot place or a Ship's captain place; one that is both
+    # Pilot and Captain may take either (R12).
+    fighters = ships = p_only = c_only = both = 0
+    for x in (*units, u):
+        if t.fighter[x]:
+            fighters += 1
+        if t.ship[x]:
+            ships += 1
+        if t.is_hero[x]:
+            if pilot[x] and captain[x]:
+                both += 1
+            elif pilot[x]:
+                p_only += 1
+            else:
+                c_only += 1
+    return p_only <= fighters and c_only <= ships and p_only + c_only + both <= fighters + ships
+
+
+def starts(t: Tables, kind: int, u: int) -> bool:
+    """May unit ``u`` be the first unit of a group of ``kind``? Heroes only ride in space."""
+    if kind == GROUND_BATTLE:
+        return t.is_ground_unit[u] or t.is_hero[u]
+    return t.is_space_unit[u]
+
+
+# ----------------------------------------------------------------------------- forming groups
+
+
+def legal_form(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    out = [space.attack if s.groups else space.no_attack]
+    ngroups = len(s.groups)
+    can_new = ngroups < s.ctx.options.max_groups
+    nt = space.ntypes
+    seen: set[int] = set()
+    busy, can_attack, type_of = s.busy, t.can_attack, t.type_of
+    for u in s.active[s.player]:
+        if busy[u] or not can_attack[u]:
+            continue
+        ct = type_of[u]
+        if ct in seen:
+            continue
+        seen.add(ct)
+        if can_new:
+            if t.is_ground_unit[u] or t.is_hero[u]:
+                out.append(space.form_ground_base + ct)
+            if t.is_space_unit[u]:
+                out.append(space.form_space_base + ct)
+        for g in range(ngroups):
+            if fits(t, s.groups[g], s.gkind[g], u):
+                out.append(space.add_base + g * nt + ct)
+    return out
+
+
+def free_unit(s: GameState, zone: list[int], card_type: int) -> int:
+    type_of, busy = s.ctx.tables.type_of, s.busy
+    for u in zone:
+        if type_of[u] == card_type and not busy[u]:
+            return u
+    raise AssertionError("legal action names a unit that is not there")
+
+
+def _form(s: GameState, card: int, kind: int) -> None:
+    u = free_unit(s, s.active[s.player], card)
+    s.busy[u] = 1
+    s.groups.append((u,))
+    s.gkind.append(kind)
+    s.blocks.append(())
+    s.targets.append(-1)
+    s.say(
+        f"{PLAYER_NAMES[s.player]} forms {KIND_NAMES[kind]} group {len(s.groups)} with {s.name(u)}"
+    )
+
+
+def do_form_ground(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    _form(s, card, GROUND_BATTLE)
+
+
+def do_form_space(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    _form(s, card, SPACE_BATTLE)
+
+
+def do_add(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    u = free_unit(s, s.active[s.player], card)
+    s.busy[u] = 1
+    s.groups[group] = s.groups[group] + (u,)
+    s.say(f"{PLAYER_NAMES[s.player]} adds {s.name(u)} to group {group + 1}")
+
+
+def do_no_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    from .turn import begin_deploy
+
+    s.say(f"{PLAYER_NAMES[s.player]} does not attack")
+    begin_deploy(s)
+
+
+def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    if s.log is not None:
+        for g, units in enumerate(s.groups):
+            s.say(
+                f"{PLAYER_NAMES[s.player]} attacks with {KIND_NAMES[s.gkind[g]]} group {g + 1}"
+                f" ({group_text(s, units, s.gkind[g], s.atk_bonus)})"
+            )
+    begin_ion(s)
+
+
+def group_text(s: GameState, units: tuple[int, ...], kind: int, bonus: int) -> str:
+    value = sum(s.rating(u, kind) + bonus for u in units)
+    return f"{', '.join(s.name(u) for u in units)}: {KIND_NAMES[kind]} {value}"
+
+
+# ----------------------------------------------------------------------------- Ion Cannon (R14)
+
+
+def legal_ion(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    d = 1 - s.player
+    if not any(t.ion_cannon[u] and u not in s.ion_used for u in s.active[d]):
+        return [space.ion_hold]
+    out = [space.ion_hold]
+    nt = space.ntypes
+    for g, units in enumerate(s.groups):
+        for ct in sorted({t.type_of[u] for u in units if t.ship[u]}):
+            out.append(space.ion_base + g * nt + ct)
+    return out
+
+
+def begin_ion(s: GameState) -> None:
+    s.step = ION
+    s.to_move = 1 - s.player
+    legal = legal_ion(s)
+    if len(legal) > 1:
+        s._legal = legal
+    else:
+        begin_block(s)
+
+
+def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    t = s.ctx.tables
+    d = 1 - s.player
+    cannon = next(u for u in s.active[d] if t.ion_cannon[u] and u not in s.ion_used)
+    s.ion_used = s.ion_used + (cannon,)
+    units = s.groups[group]
+    ship = next(u for u in units if t.type_of[u] == card)
+    s.groups[group] = tuple(u for u in units if u != ship)
+    s.busy[ship] = 0
+    s.destroy(ship)
+    s.say(f"{PLAYER_NAMES[d]}'s {s.name(cannon)} destroys {s.name(ship)} in group {group + 1}")
+    begin_ion(s)
+
+
+def do_ion_hold(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    begin_block(s)
+
+
+# ----------------------------------------------------------------------------- blocks (R15)
+
+
+def legal_block(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    out = [space.done_blocking]
+    nt = space.ntypes
+    seen: set[int] = set()
+    busy, type_of = s.busy, t.type_of
+    groups, blocks, gkind = s.groups, s.blocks, s.gkind
+    for u in s.active[1 - s.player]:
+        if busy[u] or not t.is_unit[u]:
+            continue
+        ct = type_of[u]
+        if ct in seen:
+            continue
+        seen.add(ct)
+        for g, units in enumerate(groups):
+            if not units:
+                continue
+            blockers = blocks[g]
+            if fits(t, blockers, gkind[g], u) if blockers else starts(t, gkind[g], u):
+                out.append(space.block_base + g * nt + ct)
+    return out
+
+
+def begin_block(s: GameState) -> None:
+    s.step = BLOCK
+    s.to_move = 1 - s.player
+    legal = legal_block(s)
+    if len(legal) > 1:
+        s._legal = legal
+    else:
+        begin_target(s)
+
+
+def do_block(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    d = 1 - s.player
+    u = free_unit(s, s.active[d], card)
+    s.busy[u] = 1
+    s.blocks[group] = s.blocks[group] + (u,)
+    s.say(f"{PLAYER_NAMES[d]} blocks group {group + 1} with {s.name(u)}")
+
+
+def do_done_blocking(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    begin_target(s)
+
+
+# ----------------------------------------------------------------------------- targets (R16)
+
+
+def legal_target(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    d = 1 - s.player
+    out = [space.done_targeting]
+    nt = space.ntypes
+    zones = [s.active[d], s.inactive[d]] if s.ctx.options.target_inactive else [s.active[d]]
+    busy, type_of = s.busy, t.type_of
+    for g, units in enumerate(s.groups):
+        if not units or s.blocks[g] or s.targets[g] >= 0:
+            continue
+        kind = s.gkind[g]
+        for z, zone in enumerate(zones):
+            base = space.target_base + (g * 2 + z) * nt
+            seen: set[int] = set()
+            for u in zone:
+                if busy[u]:
+                    continue
+                ct = type_of[u]
+                if ct in seen:
+                    continue
+                seen.add(ct)
+                ok = (
+                    t.is_space_unit[u]
+                    if kind == SPACE_BATTLE
+                    else (t.is_ground_unit[u] or t.is_hero[u])
+                )
+                if ok:
+                    out.append(base + ct)
+    return out
+
+
+def begin_target(s: GameState) -> None:
+    s.step = TARGET
+    s.to_move = s.player
+    legal = legal_target(s)
+    if len(legal) > 1:
+        s._legal = legal
+    else:
+        begin_tricks(s)
+
+
+def do_target(s: GameState, card: int, group: int, target: int, zone: int) -> None:
+    d = 1 - s.player
+    u = free_unit(s, s.inactive[d] if zone else s.active[d], card)
+    s.busy[u] = 1
+    s.targets[group] = u
+    where = " (inactive)" if zone else ""
+    s.say(
+        f"{PLAYER_NAMES[s.player]}'s group {group + 1} targets {PLAYER_NAMES[d]}'s "
+        f"{s.name(u)}{where}"
+    )
+    begin_target(s)
+
+
+def do_done_targeting(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    begin_tricks(s)
+
+
+# ----------------------------------------------------------------------------- tricks (R17, R24)
+
+
+def begin_tricks(s: GameState) -> None:
+    """R17: always offered to both players once groups are declared, even to a player with
+    nothing to play, so that whether a window opened never reveals a hand."""
+    if not any(s.groups):  # every group lost to the Ion Cannon: nothing fights
+        from .battle import begin_resolution
+
+        begin_resolution(s)
+        return
+    s.step = TRICKS
+    s.to_move = s.player
+    s.passes = 0
+
+
+def legal_tricks(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    q = s.to_move
+    attacking = q == s.player
+    out = [space.pass_]
+    seen: set[int] = set()
+    heroes: list[int] | None = None
+    type_of, ability = t.type_of, t.ability
+    for c in s.hand[q]:
+        ct = type_of[c]
+        if ct in seen:
+            continue
+        seen.add(ct)
+        if t.is_psion[c]:
+            if heroes is None:
+                heroes = sorted(
+                    {
+                        type_of[h]
+                        for z in (s.active[q], s.inactive[q])
+                        for h in z
+                        if s.busy[h] and t.psionic[h]
+                    }
+                )
+            for h in heroes:
+                out.append(space.psion_id[(ct, h)])
+            continue
+        ab = ability[c]
+        if (
+            (ab in (AB_SURPRISE, AB_EXTRA_ATTACK))
+            and attacking
+            or ab == AB_TRAP
+            and not attacking
+        ):
+            out.append(space.trick_id[ct])
+    return out
+
+
+def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    t = s.ctx.tables
+    q = s.to_move
+    c = _from_hand(s, q, card)
+    ab = t.ability[c]
+    if ab == AB_SURPRISE:
+        s.atk_bonus += 2
+    elif ab == AB_TRAP:
+        s.def_bonus += 2
+    else:
+        s.extra_attacks += 1
+    s.to_discard(c)  # R31
+    s.say(f"{PLAYER_NAMES[q]} plays {s.name(c)}")
+    _next_trick(s)
+
+
+def do_play_psion(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
+    t = s.ctx.tables
+    q = s.to_move
+    c = _from_hand(s, q, card)
+    h = next(
+        u
+        for z in (s.active[q], s.inactive[q])
+        for u in z
+        if t.type_of[u] == hero_type and s.busy[u]
+    )
+    s.att[h] = s.att[h] + (c,)
+    s.psions = s.psions + ((c, h),)
+    s.say(f"{PLAYER_NAMES[q]} plays {s.name(c)} on {s.name(h)}")
+    _next_trick(s)
+
+
+def _from_hand(s: GameState, q: int, card_type: int) -> int:
+    type_of = s.ctx.tables.type_of
+    hand = s.hand[q]
+    for c in hand:
+        if type_of[c] == card_type:
+            hand.remove(c)
+            return c
+    raise AssertionError("legal action names a card that is not in hand")
+
+
+def _next_trick(s: GameState) -> None:
+    s.passes = 0
+    s.to_move = 1 - s.to_move
+
+
+def do_pass(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    s.passes += 1
+    if s.passes >= 2:
+        from .battle import begin_resolution
+
+        begin_resolution(s)
+    else:
+        s.to_move = 1 - s.to_move

@@ -1,0 +1,83 @@
+"""Why an action is not legal: the message of ``IllegalActionError``.
+
+Only called on the error path, so it may be slow; it never changes the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..actions import Kind
+from ..state import (
+    BLOCK,
+    CASUALTY,
+    DEPLOY,
+    DISCARD,
+    DRAW,
+    END,
+    FORM,
+    ION,
+    PLAYER_NAMES,
+    STEP_NAMES,
+    TARGET,
+    TRICKS,
+)
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+STEP_KINDS = {
+    DRAW: {Kind.DRAW},
+    FORM: {Kind.NO_ATTACK, Kind.ATTACK, Kind.FORM_GROUND, Kind.FORM_SPACE, Kind.ADD},
+    ION: {Kind.ION, Kind.ION_HOLD},
+    BLOCK: {Kind.BLOCK, Kind.DONE_BLOCKING},
+    TARGET: {Kind.TARGET, Kind.DONE_TARGETING},
+    TRICKS: {Kind.PLAY_TRICK, Kind.PLAY_PSION, Kind.PASS},
+    CASUALTY: {Kind.PICK},
+    DEPLOY: {Kind.DEPLOY, Kind.ATTACH, Kind.DONE_DEPLOYING},
+    END: {Kind.PLAY_END, Kind.PLAY_END_ON, Kind.END_TURN},
+    DISCARD: {Kind.DISCARD},
+}
+HAND_KINDS = {
+    Kind.PLAY_TRICK,
+    Kind.PLAY_PSION,
+    Kind.DEPLOY,
+    Kind.ATTACH,
+    Kind.PLAY_END,
+    Kind.PLAY_END_ON,
+    Kind.DISCARD,
+}
+
+
+def explain_illegal(s: GameState, action_id: int, legal: list[int]) -> str:
+    space = s.ctx.space
+    action = space[action_id]
+    who = PLAYER_NAMES[s.to_move]
+    step = STEP_NAMES[s.step]
+    head = f"{action.text!r} is not legal now"
+    if action.kind not in STEP_KINDS.get(s.step, set()):
+        reason = f"it is {who}'s decision in the {step} step"
+    elif action.kind in HAND_KINDS and not any(
+        s.ctx.tables.type_of[c] == action.card for c in s.hand[s.to_move]
+    ):
+        reason = f"{who} has no {space.tables.names[action.card]} in hand"
+    elif action.kind in (Kind.DEPLOY, Kind.ATTACH) and (
+        s.ctx.tables.cost[_first_instance(s, action.card)] > s.points
+    ):
+        reason = (
+            f"{space.tables.names[action.card]} costs more than the {s.points} deploy "
+            f"point{'s' if s.points != 1 else ''} {who} has left"
+        )
+    elif action.kind == Kind.DRAW:
+        reason = f"{who} may draw {', '.join(space.text(a)[5:] for a in legal)} card(s) now"
+    elif action.group >= 0 and action.group >= len(s.groups):
+        reason = f"there is no group {action.group + 1}"
+    else:
+        reason = f"{who} cannot do that in the {step} step"
+    options = "; ".join(space.text(a) for a in legal[:12])
+    more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+    return f"{head}: {reason}. Legal: {options}{more}"
+
+
+def _first_instance(s: GameState, card_type: int) -> int:
+    return s.ctx.tables.type_of.index(card_type)

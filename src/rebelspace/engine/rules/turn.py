@@ -1,0 +1,280 @@
+"""Setup, draw, activation, deploy and end phases (R6-R10, R23, R25-R29, R31)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import DEPLOY, DISCARD, DRAW, END, PLAYER_NAMES
+from ..tables import (
+    AB_CONVERT,
+    AB_HERO_FROM_DECK,
+    AB_HERO_FROM_DISCARD,
+    AB_SABOTEUR,
+    AB_SPY,
+)
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+
+def setup(s: GameState) -> None:
+    """R6: shuffle both decks, each player draws the starting hand, the Rebel begins."""
+    t = s.ctx.tables
+    for p in (0, 1):
+        s.deck[p] = list(t.instances_of_side[p])
+        s.shuffle_deck(p)
+    for p in (0, 1):
+        for _ in range(min(s.ctx.options.starting_hand, len(s.deck[p]))):
+            s.hand[p].append(s.deck[p].pop())
+        s.say(f"{PLAYER_NAMES[p]} draws a starting hand of {len(s.hand[p])} cards")
+        s.say(f"{PLAYER_NAMES[p]}'s starting hand: {names(s, s.hand[p])}", p)
+    for p in (0, 1):
+        if not s.deck[p]:  # R9: only a tiny edited deck can get here
+            s.finish(1 - p, f"{PLAYER_NAMES[p]}'s deck is empty after the starting hand")
+            return
+    begin_turn(s, 0)
+
+
+def names(s: GameState, cards: list[int] | tuple[int, ...]) -> str:
+    return ", ".join(s.name(c) for c in cards) or "nothing"
+
+
+def begin_turn(s: GameState, player: int) -> None:
+    s.player = player
+    s.step = DRAW
+    s.to_move = player
+    s.say(f"-- Turn {s.turn}: {PLAYER_NAMES[player]} --")
+
+
+def max_draw(s: GameState, p: int) -> int:
+    """R8: 2, plus 1 per "Draw 1 extra card per turn" unit the player controls."""
+    extra = s.ctx.tables.extra_draw
+    n = s.ctx.options.draw_max
+    for zone in (s.active[p], s.inactive[p]):
+        for u in zone:
+            if extra[u]:
+                n += 1
+    return n
+
+
+def legal_draw(s: GameState) -> list[int]:
+    p = s.player
+    deck = len(s.deck[p])
+    base = s.ctx.space.draw_base
+    low = min(s.ctx.options.draw_min, deck)
+    return [base + k for k in range(low, min(max_draw(s, p), deck) + 1)]
+
+
+def do_draw(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    p = s.player
+    deck, hand = s.deck[p], s.hand[p]
+    drawn = []
+    for _ in range(n):
+        c = deck.pop()
+        hand.append(c)
+        drawn.append(c)
+    if s.log is not None:
+        s.say(f"{PLAYER_NAMES[p]} draws {n} card{'s' if n > 1 else ''}")
+        s.say(f"{PLAYER_NAMES[p]} draws {names(s, drawn)}", p)
+    if not deck:  # R9
+        s.finish(1 - p, f"{PLAYER_NAMES[p]} drew the last card of their deck")
+        return
+    # R10 activation
+    active = s.active[p]
+    if s.inactive[p]:
+        active.extend(s.inactive[p])
+        s.inactive[p] = []
+    from .attack import begin_attack
+
+    begin_attack(s)
+
+
+# ----------------------------------------------------------------------------- deploy (R23)
+
+
+def begin_deploy(s: GameState) -> None:
+    s.step = DEPLOY
+    s.to_move = s.player
+    s.points = s.ctx.options.deploy_points
+
+
+def legal_deploy(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    p = s.player
+    out = [space.done_deploying]
+    pts = s.points
+    seen: set[int] = set()
+    heroes: list[int] | None = None
+    type_of, cost = t.type_of, t.cost
+    for c in s.hand[p]:
+        ct = type_of[c]
+        if ct in seen or cost[c] > pts:
+            continue
+        seen.add(ct)
+        if t.is_unit[c]:
+            out.append(space.deploy_base + ct)
+        elif t.is_attachment[c]:
+            if heroes is None:
+                heroes = sorted(
+                    {type_of[u] for z in (s.active[p], s.inactive[p]) for u in z if t.is_hero[u]}
+                )
+            attach = space.attach_id
+            for h in heroes:
+                out.append(attach[(ct, h)])
+    return out
+
+
+def find_in(cards: list[int], s: GameState, card_type: int) -> int:
+    type_of = s.ctx.tables.type_of
+    for c in cards:
+        if type_of[c] == card_type:
+            return c
+    raise AssertionError("legal action names a card that is not there")
+
+
+def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    p = s.player
+    c = find_in(s.hand[p], s, card)
+    s.hand[p].remove(c)
+    s.inactive[p].append(c)
+    s.points -= s.ctx.tables.cost[c]
+    s.say(f"{PLAYER_NAMES[p]} deploys {s.name(c)}")
+
+
+def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
+    p = s.player
+    c = find_in(s.hand[p], s, card)
+    h = find_in(s.active[p] + s.inactive[p], s, hero_type)
+    s.hand[p].remove(c)
+    s.att[h] = s.att[h] + (c,)
+    s.points -= s.ctx.tables.cost[c]
+    s.say(f"{PLAYER_NAMES[p]} attaches {s.name(c)} to {s.name(h)}")
+
+
+def do_done_deploying(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    s.step = END
+    s.to_move = s.player
+
+
+# ----------------------------------------------------------------------------- end (R25-R29)
+
+
+def legal_end(s: GameState) -> list[int]:
+    t = s.ctx.tables
+    space = s.ctx.space
+    p = s.player
+    o = 1 - p
+    out = [space.end_turn]
+    seen: set[int] = set()
+    type_of, ability, is_hero = t.type_of, t.ability, t.is_hero
+    for c in s.hand[p]:
+        ab = ability[c]
+        ct = type_of[c]
+        if not ab or ct in seen:
+            continue
+        seen.add(ct)
+        if ab == AB_SPY:
+            out.append(space.end_id[ct])
+            continue
+        if ab == AB_CONVERT:
+            pool = [u for z in (s.active[o], s.inactive[o]) for u in z if is_hero[u]]
+        elif ab == AB_HERO_FROM_DECK:
+            pool = [u for u in s.deck[p] if is_hero[u]]
+        elif ab == AB_HERO_FROM_DISCARD:
+            pool = [u for u in s.discard[p] if is_hero[u]]
+        elif ab == AB_SABOTEUR:
+            pool = [u for z in (s.active[o], s.inactive[o]) for u in z if t.facility[u]]
+        else:
+            continue  # attack-phase cards (R17)
+        on = space.end_on_id
+        for ht in sorted({type_of[u] for u in pool}):
+            out.append(on[(ct, ht)])
+    return out
+
+
+def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    """R27 Spies: show the opponent's hand to the player, once."""
+    p = s.player
+    o = 1 - p
+    c = find_in(s.hand[p], s, card)
+    s.hand[p].remove(c)
+    s.to_discard(c)
+    shown = tuple(sorted(s.name(x) for x in s.hand[o]))
+    s.seen[p].append((s.turn, shown))
+    s.say(f"{PLAYER_NAMES[p]} plays {s.name(c)} and looks at {PLAYER_NAMES[o]}'s hand")
+    s.say(f"{PLAYER_NAMES[o]}'s hand: {', '.join(shown) or 'empty'}", p)
+
+
+def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    t = s.ctx.tables
+    p = s.player
+    o = 1 - p
+    c = find_in(s.hand[p], s, card)
+    ab = t.ability[c]
+    s.hand[p].remove(c)
+    who = PLAYER_NAMES[p]
+    if ab == AB_CONVERT:  # R28
+        h = find_in(s.active[o] + s.inactive[o], s, target)
+        s.remove_from_play(h)
+        s.inactive[p].append(h)
+        kept = []
+        for a in s.att[h]:
+            if t.ability[a] == AB_CONVERT:
+                s.to_discard(a)  # the latest Convert or Traitor wins
+            else:
+                kept.append(a)
+        kept.append(c)
+        s.att[h] = tuple(kept)
+        s.say(f"{who} plays {s.name(c)} and takes control of {s.name(h)}")
+        return
+    s.to_discard(c)  # R31
+    if ab == AB_SABOTEUR:  # R29
+        h = find_in(s.inactive[o] + s.active[o], s, target)
+        s.destroy(h)
+        s.say(f"{who} plays {s.name(c)} and destroys {PLAYER_NAMES[o]}'s {s.name(h)}")
+    elif ab == AB_HERO_FROM_DECK:  # R26
+        h = find_in(s.deck[p], s, target)
+        s.deck[p].remove(h)
+        s.hand[p].append(h)
+        s.shuffle_deck(p)
+        s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the deck; the deck is shuffled")
+        if not s.deck[p]:  # R9
+            s.finish(o, f"{who}'s deck emptied by {s.name(c)}")
+    elif ab == AB_HERO_FROM_DISCARD:  # R26
+        h = find_in(s.discard[p], s, target)
+        s.discard[p].remove(h)
+        s.hand[p].append(h)
+        s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the discard pile")
+    else:
+        raise AssertionError(f"no end-phase effect for ability {ab}")
+
+
+def do_end_turn(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    p = s.player
+    if len(s.hand[p]) > s.ctx.options.hand_limit:
+        s.step = DISCARD
+        s.to_move = p
+        return
+    next_turn(s)
+
+
+def legal_discard(s: GameState) -> list[int]:
+    type_of = s.ctx.tables.type_of
+    base = s.ctx.space.discard_base
+    return [base + ct for ct in sorted({type_of[c] for c in s.hand[s.player]})]
+
+
+def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None:
+    p = s.player
+    c = find_in(s.hand[p], s, card)
+    s.hand[p].remove(c)
+    s.to_discard(c)
+    s.say(f"{PLAYER_NAMES[p]} discards {s.name(c)} (hand limit)")
+    if len(s.hand[p]) <= s.ctx.options.hand_limit:
+        next_turn(s)
+
+
+def next_turn(s: GameState) -> None:
+    s.turn += 1
+    begin_turn(s, 1 - s.player)

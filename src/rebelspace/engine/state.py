@@ -1,0 +1,511 @@
+"""The game state of Rebel Space and the public API every player, agent and tool uses.
+
+A ``GameState`` is a handful of flat lists of card instances (small integers, see
+``tables.py``), so that copying it for tree search costs a few microseconds. The rules that
+change it live in ``rules/``, one module per part of the turn; this module only holds the
+data, dispatches decisions to the rules and guards legality in one place (``apply``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, ActionSpace
+from .cards import IMPERIAL, REBEL, CardDB, load_cards
+from .errors import IllegalActionError
+from .options import RulesOptions
+from .rng import seed_state, shuffle
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from .views import PlayerView
+
+PLAYER_NAMES = ("Rebel", "Imperial")
+PLAYERS = (REBEL, IMPERIAL)
+
+# Steps: where in the turn the game waits for a decision.
+DRAW, FORM, ION, BLOCK, TARGET, TRICKS, CASUALTY, DEPLOY, END, DISCARD, OVER = range(11)
+STEP_NAMES = (
+    "draw",
+    "form groups",
+    "ion cannon",
+    "block",
+    "target",
+    "battle tricks",
+    "casualties",
+    "deploy",
+    "end",
+    "discard",
+    "game over",
+)
+PHASE_OF_STEP = (
+    "draw",
+    "attack",
+    "attack",
+    "attack",
+    "attack",
+    "attack",
+    "attack",
+    "deploy",
+    "end",
+    "end",
+    "over",
+)
+GROUND_BATTLE, SPACE_BATTLE = 0, 1
+PUBLIC = -1  # log visibility: everyone
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winner and why (R9)."""
+
+    winner: int
+    reason: str
+
+    @property
+    def winner_name(self) -> str:
+        return PLAYER_NAMES[self.winner]
+
+    @property
+    def loser(self) -> int:
+        return 1 - self.winner
+
+
+class GameContext:
+    """Everything a game shares and never changes: cards, rules options, action space."""
+
+    __slots__ = ("cards", "options", "tables", "space")
+
+    def __init__(self, cards: CardDB, options: RulesOptions) -> None:
+        self.cards = cards
+        self.options = options
+        self.tables = Tables.build(cards, options.draw_max)
+        self.space = ActionSpace(self.tables, options.max_groups)
+
+
+_CONTEXTS: dict[tuple[int, RulesOptions], tuple[CardDB, GameContext]] = {}
+_DEFAULT_CARDS: list[CardDB] = []
+
+
+def default_cards() -> CardDB:
+    if not _DEFAULT_CARDS:
+        _DEFAULT_CARDS.append(load_cards())
+    return _DEFAULT_CARDS[0]
+
+
+def context_for(cards: CardDB | None = None, options: RulesOptions | None = None) -> GameContext:
+    """The shared context for a card list and rules, built once and reused (it is immutable)."""
+    db = cards if cards is not None else default_cards()
+    opts = options if options is not None else RulesOptions()
+    key = (id(db), opts)
+    hit = _CONTEXTS.get(key)
+    if hit is not None and hit[0] is db:
+        return hit[1]
+    ctx = GameContext(db, opts)
+    if len(_CONTEXTS) > 64:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (db, ctx)
+    return ctx
+
+
+def new_game(
+    seed: int = 0,
+    *,
+    options: RulesOptions | None = None,
+    cards: CardDB | str | os.PathLike[str] | None = None,
+    log: bool = True,
+) -> GameState:
+    """Shuffle both decks with ``seed``, deal the starting hands and wait for the first draw (R6).
+
+    ``log=False`` skips building the readable game log (simulations and search don't read it).
+    """
+    db = cards if isinstance(cards, CardDB) or cards is None else load_cards(cards)
+    ctx = context_for(db, options)
+    state = GameState.__new__(GameState)
+    state._init_empty(ctx, seed, log)
+    from .rules import turn  # the rules import this module's constants
+
+    turn.setup(state)
+    return state
+
+
+class GameState:
+    """One position of a game, with everything the rules need. Use ``new_game`` to make one."""
+
+    __slots__ = (
+        "ctx",
+        "seed",
+        "deck",
+        "hand",
+        "discard",
+        "active",
+        "inactive",
+        "att",
+        "busy",
+        "turn",
+        "player",
+        "step",
+        "to_move",
+        "points",
+        "groups",
+        "gkind",
+        "blocks",
+        "targets",
+        "ion_used",
+        "atk_bonus",
+        "def_bonus",
+        "passes",
+        "psions",
+        "battle_next",
+        "cas",
+        "pending_damage",
+        "extra_attacks",
+        "seen",
+        "outcome",
+        "rng",
+        "log",
+        "history",
+        "_legal",
+    )
+
+    ctx: GameContext
+    seed: int
+    deck: list[list[int]]  # top of the deck is the end of the list
+    hand: list[list[int]]
+    discard: list[list[int]]
+    active: list[list[int]]  # units only; attachments live in ``att`` of their hero
+    inactive: list[list[int]]
+    att: list[tuple[int, ...]]  # per instance: cards attached to it (items, companions, psion, R28)
+    busy: bytearray  # per instance: 1 while in a battle group, block or target this attack phase
+    turn: int
+    player: int  # whose turn it is
+    step: int
+    to_move: int  # whose decision it is; -1 once the game is over
+    points: int  # deploy points left (R23)
+    groups: list[tuple[int, ...]]  # attacking battle groups
+    gkind: list[int]  # GROUND_BATTLE or SPACE_BATTLE per group
+    blocks: list[tuple[int, ...]]  # blocking group per attacking group (empty: not blocked)
+    targets: list[int]  # targeted unit per attacking group (-1: none), R16
+    ion_used: tuple[int, ...]  # Ion Cannons fired this attack phase (R14)
+    atk_bonus: int  # R30 Surprise Attack
+    def_bonus: int  # R30 Trap
+    passes: int  # consecutive passes in the battle-tricks window (R17)
+    psions: tuple[tuple[int, int], ...]  # (psion card, hero) played this attack phase (R24)
+    battle_next: int  # next group whose battle resolves
+    cas: tuple[int, int, int, int] | None  # casualty picking: (group, winner side, budget, kind)
+    pending_damage: int  # damage of this attack phase, dealt when its battles are over (R21)
+    extra_attacks: int  # R22 Multiple Targets
+    seen: list[list[tuple[int, tuple[str, ...]]]]  # R27: hands shown to each player by spies
+    outcome: Outcome | None
+    rng: int
+    log: list[tuple[int, str]] | None  # (visibility: PUBLIC or a player, text)
+    history: list[int] | None
+    _legal: list[int] | None
+
+    def _init_empty(self, ctx: GameContext, seed: int, log: bool) -> None:
+        n = ctx.tables.n
+        self.ctx = ctx
+        self.seed = seed
+        self.deck = [[], []]
+        self.hand = [[], []]
+        self.discard = [[], []]
+        self.active = [[], []]
+        self.inactive = [[], []]
+        self.att = [()] * n
+        self.busy = bytearray(n)
+        self.turn = 1
+        self.player = REBEL
+        self.step = DRAW
+        self.to_move = REBEL
+        self.points = 0
+        self.groups = []
+        self.gkind = []
+        self.blocks = []
+        self.targets = []
+        self.ion_used = ()
+        self.atk_bonus = 0
+        self.def_bonus = 0
+        self.passes = 0
+        self.psions = ()
+        self.battle_next = 0
+        self.cas = None
+        self.pending_damage = 0
+        self.extra_attacks = 0
+        self.seen = [[], []]
+        self.outcome = None
+        self.rng = seed_state(seed)
+        self.log = [] if log else None
+        self.history = []
+        self._legal = None
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def options(self) -> RulesOptions:
+        return self.ctx.options
+
+    @property
+    def cards(self) -> CardDB:
+        return self.ctx.cards
+
+    @property
+    def action_space(self) -> ActionSpace:
+        return self.ctx.space
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.outcome is None else self.outcome.winner
+
+    @property
+    def phase(self) -> str:
+        return PHASE_OF_STEP[self.step]
+
+    def legal_actions(self) -> list[int]:
+        """The ids of every legal action for the player whose decision it is (empty when over)."""
+        legal = self._legal
+        if legal is None:
+            from .rules import LEGAL
+
+            legal = self._legal = LEGAL[self.step](self)
+        return list(legal)
+
+    def legal_action_mask(self) -> list[bool]:
+        mask = [False] * self.ctx.space.size
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    def is_legal(self, action: int | str | Action) -> bool:
+        try:
+            a = self.ctx.space.ids(action)
+        except IllegalActionError:
+            return False
+        if self._legal is None:
+            self.legal_actions()
+        assert self._legal is not None
+        return a in self._legal
+
+    def apply(self, action: int | str | Action, *, player: int | None = None) -> None:
+        """Make one decision. Raises ``IllegalActionError`` (and changes nothing) if not legal.
+
+        ``player``, when given, must be the player whose decision it is.
+        """
+        space = self.ctx.space
+        a = action if type(action) is int and 0 <= action < space.size else space.ids(action)
+        if self.outcome is not None:
+            raise IllegalActionError(
+                f"{space.text(a)!r} is not legal: the game is over "
+                f"({self.outcome.winner_name} won: {self.outcome.reason})"
+            )
+        if player is not None and player != self.to_move:
+            raise IllegalActionError(
+                f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "
+                f"not {PLAYER_NAMES[player]}'s"
+            )
+        legal = self._legal
+        if legal is None:
+            from .rules import LEGAL
+
+            legal = LEGAL[self.step](self)
+        if a not in legal:
+            from .rules.explain import explain_illegal
+
+            raise IllegalActionError(explain_illegal(self, a, legal))
+        self._legal = None
+        from .rules import HANDLERS
+
+        kind, card, group, target, extra = space.decoded[a]
+        if self.history is not None:
+            self.history.append(a)
+        HANDLERS[kind](self, card, group, target, extra)
+
+    def action(self, action_id: int) -> Action:
+        return self.ctx.space[action_id]
+
+    def action_text(self, action_id: int) -> str:
+        return self.ctx.space.text(action_id)
+
+    def parse_action(self, text: str) -> int:
+        return self.ctx.space.parse(text)
+
+    def legal_action_texts(self) -> list[str]:
+        space = self.ctx.space
+        return [space.text(a) for a in self.legal_actions()]
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know of this position (R5)."""
+        from .views import make_view
+
+        return make_view(self, player)
+
+    def log_lines(self, player: int | None = None) -> list[str]:
+        """The game log, as ``player`` may read it (None: the full log, for records)."""
+        if self.log is None:
+            return []
+        return [text for vis, text in self.log if vis in (PUBLIC, player) or player is None]
+
+    def clone(self, *, keep_log: bool = False) -> GameState:
+        """A copy for search, sharing only immutable parts. The log and history are dropped
+        unless ``keep_log`` (search does not read them; copying them would dominate the cost)."""
+        c = GameState.__new__(GameState)
+        c.ctx = self.ctx
+        c.seed = self.seed
+        d = self.deck
+        c.deck = [d[0][:], d[1][:]]
+        d = self.hand
+        c.hand = [d[0][:], d[1][:]]
+        d = self.discard
+        c.discard = [d[0][:], d[1][:]]
+        d = self.active
+        c.active = [d[0][:], d[1][:]]
+        d = self.inactive
+        c.inactive = [d[0][:], d[1][:]]
+        c.att = self.att[:]
+        c.busy = self.busy[:]
+        c.turn = self.turn
+        c.player = self.player
+        c.step = self.step
+        c.to_move = self.to_move
+        c.points = self.points
+        c.groups = self.groups[:]
+        c.gkind = self.gkind[:]
+        c.blocks = self.blocks[:]
+        c.targets = self.targets[:]
+        c.ion_used = self.ion_used
+        c.atk_bonus = self.atk_bonus
+        c.def_bonus = self.def_bonus
+        c.passes = self.passes
+        c.psions = self.psions
+        c.battle_next = self.battle_next
+        c.cas = self.cas
+        c.pending_damage = self.pending_damage
+        c.extra_attacks = self.extra_attacks
+        s = self.seen
+        c.seen = [s[0][:], s[1][:]]
+        c.outcome = self.outcome
+        c.rng = self.rng
+        if keep_log:
+            c.log = None if self.log is None else self.log[:]
+            c.history = None if self.history is None else self.history[:]
+        else:
+            c.log = None
+            c.history = None
+        c._legal = self._legal
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything that decides the game from here on (not the log): equal keys, equal games."""
+        return (
+            self.ctx.cards.types,
+            self.ctx.options,
+            tuple(map(tuple, self.deck)),
+            tuple(tuple(sorted(h)) for h in self.hand),
+            tuple(map(tuple, self.discard)),
+            tuple(map(tuple, self.active)),
+            tuple(map(tuple, self.inactive)),
+            tuple(self.att),
+            bytes(self.busy),
+            self.turn,
+            self.player,
+            self.step,
+            self.to_move,
+            self.points,
+            tuple(self.groups),
+            tuple(self.gkind),
+            tuple(self.blocks),
+            tuple(self.targets),
+            self.ion_used,
+            self.atk_bonus,
+            self.def_bonus,
+            self.passes,
+            self.psions,
+            self.battle_next,
+            self.cas,
+            self.pending_damage,
+            self.extra_attacks,
+            tuple(map(tuple, self.seen)),
+            self.outcome,
+            self.rng,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState turn {self.turn} {PLAYER_NAMES[self.player]} {STEP_NAMES[self.step]}"
+            f" decks {len(self.deck[0])}/{len(self.deck[1])}>"
+        )
+
+    # ----------------------------------------------------------------- helpers for the rules
+
+    def say(self, text: str, visibility: int = PUBLIC) -> None:
+        if self.log is not None:
+            self.log.append((visibility, text))
+
+    def name(self, instance: int) -> str:
+        t = self.ctx.tables
+        return t.names[t.type_of[instance]]
+
+    def shuffle_deck(self, player: int) -> None:
+        self.rng = shuffle(self.deck[player], self.rng)
+
+    def finish(self, winner: int, reason: str) -> None:
+        self.outcome = Outcome(winner, reason)
+        self.step = OVER
+        self.to_move = -1
+        self._legal = []
+        self.say(f"{PLAYER_NAMES[winner]} wins: {reason}")
+
+    def controller(self, unit: int) -> int:
+        """Who controls a unit in play (-1 if it is not in play)."""
+        for p in PLAYERS:
+            if unit in self.active[p] or unit in self.inactive[p]:
+                return p
+        return -1
+
+    def remove_from_play(self, unit: int) -> None:
+        for zones in (self.active, self.inactive):
+            for zone in zones:
+                if unit in zone:
+                    zone.remove(unit)
+                    return
+        raise AssertionError(f"unit {unit} is not in play")
+
+    def to_discard(self, card: int) -> None:
+        """R4: a card always goes to its owner's discard pile."""
+        self.discard[self.ctx.tables.owner[card]].append(card)
+
+    def destroy(self, unit: int) -> None:
+        """Discard a unit in play with everything attached to it (R18, R28)."""
+        self.remove_from_play(unit)
+        self.to_discard(unit)
+        for card in self.att[unit]:
+            self.to_discard(card)
+        self.att[unit] = ()
+
+    def rating(self, unit: int, kind: int) -> int:
+        """R13: a unit's Ground or Space rating with its attachments and psion cards."""
+        t = self.ctx.tables
+        table = t.ground if kind == GROUND_BATTLE else t.space
+        r = table[unit]
+        for card in self.att[unit]:
+            r += table[card]
+        return r
+
+    def damage_of(self, unit: int) -> int:
+        dmg = self.ctx.tables.damage
+        d = dmg[unit]
+        for card in self.att[unit]:
+            d += dmg[card]
+        return d
