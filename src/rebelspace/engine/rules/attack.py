@@ -374,12 +374,7 @@ def legal_tricks(s: GameState) -> list[int]:
                 out.append(space.psion_id[(ct, h)])
             continue
         ab = ability[c]
-        if (
-            (ab in (AB_SURPRISE, AB_EXTRA_ATTACK))
-            and attacking
-            or ab == AB_TRAP
-            and not attacking
-        ):
+        if (ab in (AB_SURPRISE, AB_EXTRA_ATTACK)) and attacking or ab == AB_TRAP and not attacking:
             out.append(space.trick_id[ct])
     return out
 

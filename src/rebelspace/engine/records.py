@@ -1,0 +1,86 @@
+"""Game records: a game as JSON (seed, rules, card data, actions), and its exact replay."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from .cards import CardDB, cards_from_data
+from .errors import IllegalActionError, RebelSpaceError, RecordError
+from .options import RulesOptions
+from .state import GameState, new_game
+
+RECORD_FORMAT = "rebelspace-record/1"
+
+
+def to_record(state: GameState) -> dict[str, Any]:
+    """A JSON-ready record of a game from its start (finished or not)."""
+    if state.history is None:
+        raise RecordError("this state is a search copy without a history; record the game itself")
+    space = state.action_space
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "seed": state.seed,
+        "rules": state.options.to_dict(),
+        "cards": state.cards.to_data(),
+        "actions": [space.text(a) for a in state.history],
+        "action_ids": list(state.history),
+    }
+    if state.outcome is not None:
+        record["result"] = {
+            "winner": state.outcome.winner_name.lower(),
+            "reason": state.outcome.reason,
+            "turns": state.turn,
+        }
+    return record
+
+
+def save_record(state: GameState, path: str | os.PathLike[str]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(to_record(state), f, indent=1)
+        f.write("\n")
+
+
+def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read the record: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path}: not valid JSON: {e}") from None
+    return data
+
+
+def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") -> GameState:
+    """Play a record's actions again from its seed; the result is the same game exactly."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{source}: a record is a JSON object")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"{source}: field 'format' must be {RECORD_FORMAT!r}")
+    seed = record.get("seed")
+    if type(seed) is not int:
+        raise RecordError(f"{source}: field 'seed' must be an integer, got {seed!r}")
+    try:
+        options = RulesOptions.from_dict(record.get("rules") or {})
+    except (RebelSpaceError, TypeError) as e:
+        raise RecordError(f"{source}: field 'rules': {e}") from None
+    cards: CardDB | None = None
+    if record.get("cards") is not None:
+        try:
+            cards = cards_from_data(record["cards"], source=f"{source} cards")
+        except RebelSpaceError as e:
+            raise RecordError(f"{source}: field 'cards': {e}") from None
+    actions = record.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError(f"{source}: field 'actions' must be a list of action texts")
+    state = new_game(seed, options=options, cards=cards, log=log)
+    for i, text in enumerate(actions):
+        try:
+            state.apply(text)
+        except IllegalActionError as e:
+            raise RecordError(
+                f"{source}: action {i + 1} ({text!r}) cannot be replayed: {e}"
+            ) from None
+    return state
