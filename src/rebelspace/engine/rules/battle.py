@@ -117,7 +117,6 @@ def _log_battle(
     if s.log is None:
         return
     p, d = PLAYER_NAMES[s.player], PLAYER_NAMES[1 - s.player]
-    verb = "block" if s.blocks[g] else "are targeted by"
     names_d = ", ".join(s.name(u) for u in defending)
     names_a = ", ".join(s.name(u) for u in attackers)
     outcome = (
@@ -125,12 +124,19 @@ def _log_battle(
         if result == ATTACKER_WINS
         else f"{names_a} destroyed"
         if result == DEFENDER_WINS
-        else "tie: both groups destroyed"
+        else "tie: both sides destroyed"
     )
-    s.say(
-        f"{d} {names_d} ({KIND_NAMES[kind]} {dv}) {verb} the {p} {KIND_NAMES[kind]} group "
-        f"{g + 1} ({names_a}: {av}): {outcome}"
-    )
+    kind_name = KIND_NAMES[kind]
+    if s.blocks[g]:
+        s.say(
+            f"{d} {names_d} ({kind_name} {dv}) block the {p} {kind_name} group {g + 1} "
+            f"({names_a}: {av}): {outcome}"
+        )
+    else:
+        s.say(
+            f"{p} {kind_name} group {g + 1} ({names_a}: {av}) fights the targeted {d} "
+            f"{names_d} ({kind_name} {dv}): {outcome}"
+        )
 
 
 def winners(s: GameState) -> tuple[int, ...]:
