@@ -163,6 +163,7 @@ class GameState:
         "pending_damage",
         "extra_attacks",
         "seen",
+        "known",
         "outcome",
         "rng",
         "log",
@@ -198,6 +199,9 @@ class GameState:
     pending_damage: int  # damage of this attack phase, dealt when its battles are over (R21)
     extra_attacks: int  # R22 Multiple Targets
     seen: list[list[tuple[int, tuple[str, ...]]]]  # R27: hands shown to each player by spies
+    # Card types each player knows to be in the other's hand: what a spy showed (R27) or a
+    # search took (R26), less what has been played from that hand since. Sorted.
+    known: list[tuple[int, ...]]
     outcome: Outcome | None
     rng: int
     log: list[tuple[int, str]] | None  # (visibility: PUBLIC or a player, text)
@@ -234,6 +238,7 @@ class GameState:
         self.pending_damage = 0
         self.extra_attacks = 0
         self.seen = [[], []]
+        self.known = [(), ()]
         self.outcome = None
         self.rng = seed_state(seed)
         self.log = [] if log else None
@@ -388,6 +393,7 @@ class GameState:
         c.extra_attacks = self.extra_attacks
         s = self.seen
         c.seen = [s[0][:], s[1][:]]
+        c.known = self.known[:]
         c.outcome = self.outcome
         c.rng = self.rng
         if keep_log:
@@ -430,6 +436,7 @@ class GameState:
             self.pending_damage,
             self.extra_attacks,
             tuple(map(tuple, self.seen)),
+            tuple(self.known),
             self.outcome,
             self.rng,
         )
@@ -456,6 +463,27 @@ class GameState:
     def name(self, instance: int) -> str:
         t = self.ctx.tables
         return t.names[t.type_of[instance]]
+
+    def take_from_hand(self, player: int, card_type: int) -> int:
+        """Remove a card of ``card_type`` from a hand (it is being played or discarded)."""
+        type_of = self.ctx.tables.type_of
+        hand = self.hand[player]
+        for c in hand:
+            if type_of[c] == card_type:
+                hand.remove(c)
+                known = self.known[1 - player]
+                if card_type in known:
+                    rest = list(known)
+                    rest.remove(card_type)
+                    self.known[1 - player] = tuple(rest)
+                return c
+        raise AssertionError("a legal action names a card that is not in the hand")
+
+    def show_into_hand(self, player: int, card: int) -> None:
+        """Put a card into a hand in front of both players (R26)."""
+        self.hand[player].append(card)
+        opponent = 1 - player
+        self.known[opponent] = tuple(sorted((*self.known[opponent], self.ctx.tables.type_of[card])))
 
     def shuffle_deck(self, player: int) -> None:
         self.rng = shuffle(self.deck[player], self.rng)

@@ -45,6 +45,7 @@ class GroupView:
     units: tuple[UnitView, ...]
     blockers: tuple[UnitView, ...]
     target: UnitView | None
+    target_zone: str | None  # "active" or "inactive" (R16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,11 @@ class BattleView:
     psion_cards: tuple[tuple[str, str], ...]  # (psion card, hero)
     casualty_budget: int | None  # while the loser picks casualties (R19)
     casualty_group: int | None
+    casualty_from: str | None  # "attacker" or "defender": whose winning group loses units
+    passes: int  # passes in a row in the battle-tricks window (R17)
+    ion_cannons_fired: int  # R14
+    next_battle: int  # battles before this group number are over (R38)
+    pending_damage: int  # damage measured when the battles began, dealt at the end (R33)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +77,10 @@ class PlayerView:
     you: SideView
     opponent: SideView
     own_deck_contents: tuple[str, ...]  # sorted: what is left in your deck, order unknown (R5)
+    # Cards you know are in the opponent's hand: shown by a spy (R27) or a search (R26) and
+    # not played since. Sorted.
+    opponent_known_hand: tuple[str, ...]
+    extra_attacks: int  # R22: extra attack phases still to come this turn
     battle: BattleView | None
     revealed_hands: tuple[tuple[int, tuple[str, ...]], ...]  # R27: (turn, opponent's hand)
     legal_actions: tuple[tuple[int, str], ...]  # (id, text), only when it is your decision
@@ -118,6 +128,11 @@ def make_view(s: GameState, player: int) -> PlayerView:
                     units=tuple(unit(u) for u in units),
                     blockers=tuple(unit(u) for u in s.blocks[g]),
                     target=unit(target) if target >= 0 else None,
+                    target_zone=(
+                        ("inactive" if target in s.inactive[1 - s.player] else "active")
+                        if target >= 0
+                        else None
+                    ),
                 )
             )
         battle = BattleView(
@@ -127,6 +142,11 @@ def make_view(s: GameState, player: int) -> PlayerView:
             psion_cards=tuple((name(c), name(h)) for c, h in s.psions),
             casualty_budget=s.cas[2] if s.cas else None,
             casualty_group=s.cas[0] + 1 if s.cas else None,
+            casualty_from=("attacker", "defender")[s.cas[1]] if s.cas else None,
+            passes=s.passes,
+            ion_cannons_fired=len(s.ion_used),
+            next_battle=s.battle_next + 1,
+            pending_damage=s.pending_damage,
         )
     mine = player == s.to_move
     return PlayerView(
@@ -140,6 +160,8 @@ def make_view(s: GameState, player: int) -> PlayerView:
         you=side(player),
         opponent=side(1 - player),
         own_deck_contents=tuple(sorted(name(c) for c in s.deck[player])),
+        opponent_known_hand=tuple(sorted(names[ct] for ct in s.known[player])),
+        extra_attacks=s.extra_attacks,
         battle=battle,
         revealed_hands=tuple(s.seen[player]),
         legal_actions=tuple((a, s.action_text(a)) for a in s.legal_actions()) if mine else (),

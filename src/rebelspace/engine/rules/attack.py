@@ -382,7 +382,7 @@ def legal_tricks(s: GameState) -> list[int]:
 def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> None:
     t = s.ctx.tables
     q = s.to_move
-    c = _from_hand(s, q, card)
+    c = s.take_from_hand(q, card)
     ab = t.ability[c]
     if ab == AB_SURPRISE:
         s.atk_bonus += 2
@@ -398,7 +398,7 @@ def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> N
 def do_play_psion(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
     t = s.ctx.tables
     q = s.to_move
-    c = _from_hand(s, q, card)
+    c = s.take_from_hand(q, card)
     h = next(
         u
         for z in (s.active[q], s.inactive[q])
@@ -409,16 +409,6 @@ def do_play_psion(s: GameState, card: int, group: int, hero_type: int, n: int) -
     s.psions = s.psions + ((c, h),)
     s.say(f"{PLAYER_NAMES[q]} plays {s.name(c)} on {s.name(h)}")
     _next_trick(s)
-
-
-def _from_hand(s: GameState, q: int, card_type: int) -> int:
-    type_of = s.ctx.tables.type_of
-    hand = s.hand[q]
-    for c in hand:
-        if type_of[c] == card_type:
-            hand.remove(c)
-            return c
-    raise AssertionError("legal action names a card that is not in hand")
 
 
 def _next_trick(s: GameState) -> None:

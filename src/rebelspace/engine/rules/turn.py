@@ -135,8 +135,7 @@ def find_in(cards: list[int], s: GameState, card_type: int) -> int:
 
 def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
     p = s.player
-    c = find_in(s.hand[p], s, card)
-    s.hand[p].remove(c)
+    c = s.take_from_hand(p, card)
     s.inactive[p].append(c)
     s.points -= s.ctx.tables.cost[c]
     s.say(f"{PLAYER_NAMES[p]} deploys {s.name(c)}")
@@ -144,9 +143,8 @@ def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
 
 def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
     p = s.player
-    c = find_in(s.hand[p], s, card)
     h = find_in(s.active[p] + s.inactive[p], s, hero_type)
-    s.hand[p].remove(c)
+    c = s.take_from_hand(p, card)
     s.att[h] = s.att[h] + (c,)
     s.points -= s.ctx.tables.cost[c]
     s.say(f"{PLAYER_NAMES[p]} attaches {s.name(c)} to {s.name(h)}")
@@ -197,11 +195,11 @@ def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> Non
     """R27 Spies: show the opponent's hand to the player, once."""
     p = s.player
     o = 1 - p
-    c = find_in(s.hand[p], s, card)
-    s.hand[p].remove(c)
+    c = s.take_from_hand(p, card)
     s.to_discard(c)
     shown = tuple(sorted(s.name(x) for x in s.hand[o]))
     s.seen[p].append((s.turn, shown))
+    s.known[p] = tuple(sorted(s.ctx.tables.type_of[x] for x in s.hand[o]))
     s.say(f"{PLAYER_NAMES[p]} plays {s.name(c)} and looks at {PLAYER_NAMES[o]}'s hand")
     s.say(f"{PLAYER_NAMES[o]}'s hand: {', '.join(shown) or 'empty'}", p)
 
@@ -210,9 +208,8 @@ def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> 
     t = s.ctx.tables
     p = s.player
     o = 1 - p
-    c = find_in(s.hand[p], s, card)
+    c = s.take_from_hand(p, card)
     ab = t.ability[c]
-    s.hand[p].remove(c)
     who = PLAYER_NAMES[p]
     if ab == AB_CONVERT:  # R28
         h = find_in(s.active[o] + s.inactive[o], s, target)
@@ -236,7 +233,7 @@ def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> 
     elif ab == AB_HERO_FROM_DECK:  # R26
         h = find_in(s.deck[p], s, target)
         s.deck[p].remove(h)
-        s.hand[p].append(h)
+        s.show_into_hand(p, h)
         s.shuffle_deck(p)
         s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the deck; the deck is shuffled")
         if not s.deck[p]:  # R9
@@ -244,7 +241,7 @@ def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> 
     elif ab == AB_HERO_FROM_DISCARD:  # R26
         h = find_in(s.discard[p], s, target)
         s.discard[p].remove(h)
-        s.hand[p].append(h)
+        s.show_into_hand(p, h)
         s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the discard pile")
     else:
         raise AssertionError(f"no end-phase effect for ability {ab}")
@@ -267,8 +264,7 @@ def legal_discard(s: GameState) -> list[int]:
 
 def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None:
     p = s.player
-    c = find_in(s.hand[p], s, card)
-    s.hand[p].remove(c)
+    c = s.take_from_hand(p, card)
     s.to_discard(c)
     s.say(f"{PLAYER_NAMES[p]} discards {s.name(c)} (hand limit)")
     if len(s.hand[p]) <= s.ctx.options.hand_limit:
