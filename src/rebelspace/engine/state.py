@@ -272,13 +272,14 @@ class GameState:
         return PHASE_OF_STEP[self.step]
 
     def legal_actions(self) -> list[int]:
-        """The ids of every legal action for the player whose decision it is (empty when over)."""
+        """The ids of every legal action for the player to move, ascending (empty when over)."""
         legal = self._legal
         if legal is None:
             from .rules import LEGAL
 
             legal = self._legal = LEGAL[self.step](self)
-        return list(legal)
+        # Sorted, so the list depends only on what the player knows, not on hand order.
+        return sorted(legal)
 
     def legal_action_mask(self) -> list[bool]:
         mask = [False] * self.ctx.space.size

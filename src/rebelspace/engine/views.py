@@ -139,7 +139,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
             groups=tuple(groups),
             attack_bonus=s.atk_bonus,
             defense_bonus=s.def_bonus,
-            psion_cards=tuple((name(c), name(h)) for c, h in s.psions),
+            psion_cards=tuple((name(c), name(h)) for c, h in s.psions if c in s.att[h]),
             casualty_budget=s.cas[2] if s.cas else None,
             casualty_group=s.cas[0] + 1 if s.cas else None,
             casualty_from=("attacker", "defender")[s.cas[1]] if s.cas else None,

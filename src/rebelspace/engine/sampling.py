@@ -1,0 +1,148 @@
+"""Determinization: a full game state built from one player's view, for search.
+
+A view says everything a player knows (R5) and nothing else. ``sample_state`` builds a game
+state that agrees with the view in everything it shows, and draws what it hides at random:
+the order of the player's own deck, and which of the opponent's unseen cards are in hand
+(beyond those the player knows are there) and in what order the rest lie in the deck. Because
+it reads only the view, two positions the player cannot tell apart give the same samples.
+
+What the opponent knows about this player's hand (their spy snapshots) is not in the view and
+is left empty in the sample.
+"""
+
+from __future__ import annotations
+
+from .errors import RebelSpaceError
+from .rng import shuffle
+from .state import (
+    GROUND_BATTLE,
+    SPACE_BATTLE,
+    STEP_NAMES,
+    GameContext,
+    GameState,
+    Outcome,
+)
+from .views import PlayerView, UnitView
+
+SIDES = ("rebel", "imperial")
+
+
+class SamplingError(RebelSpaceError, ValueError):
+    """The view does not fit the card list it was sampled against."""
+
+
+def sample_state(view: PlayerView, ctx: GameContext, seed: int) -> GameState:
+    """A random full state consistent with ``view`` (made for the game's context ``ctx``)."""
+    return _Sampler(view, ctx, seed).build()
+
+
+class _Sampler:
+    def __init__(self, view: PlayerView, ctx: GameContext, seed: int) -> None:
+        self.view = view
+        self.ctx = ctx
+        t = ctx.tables
+        self.pool: dict[str, list[int]] = {}
+        for i in range(t.n):
+            self.pool.setdefault(t.names[t.type_of[i]], []).append(i)
+        self.s = s = GameState.__new__(GameState)
+        s._init_empty(ctx, seed, False)
+        s.history = None
+
+    def take(self, name: str) -> int:
+        free = self.pool.get(name)
+        if not free:
+            raise SamplingError(f"the view shows a {name!r} that the card list cannot supply")
+        return free.pop()
+
+    def unit(self, u: UnitView) -> int:
+        i = self.take(u.name)
+        self.s.att[i] = tuple(self.take(a) for a in u.attachments)
+        return i
+
+    def build(self) -> GameState:
+        v, s, t = self.view, self.s, self.ctx.tables
+        me = SIDES.index(v.player)
+        opp = 1 - me
+        for p, side in ((me, v.you), (opp, v.opponent)):
+            s.discard[p] = [self.take(n) for n in side.discard]
+            s.active[p] = [self.unit(u) for u in side.active]
+            s.inactive[p] = [self.unit(u) for u in side.inactive]
+        assert v.you.hand is not None
+        s.hand[me] = [self.take(n) for n in v.you.hand]
+        own_deck = [self.take(n) for n in v.own_deck_contents]
+        s.rng = shuffle(own_deck, s.rng)
+        s.deck[me] = own_deck
+        known = [self.take(n) for n in v.opponent_known_hand]
+        unseen = [i for free in self.pool.values() for i in free if t.owner[i] == opp]
+        unseen.sort()
+        s.rng = shuffle(unseen, s.rng)
+        extra = v.opponent.hand_size - len(known)
+        if extra < 0 or len(unseen) != extra + v.opponent.deck_size:
+            raise SamplingError("the view's hand and deck sizes do not fit the card list")
+        s.hand[opp] = known + unseen[:extra]
+        s.deck[opp] = unseen[extra:]
+        s.known[me] = tuple(sorted(t.type_of[i] for i in known))
+        s.seen[me] = list(v.revealed_hands)
+        s.turn = v.turn
+        s.player = SIDES.index(v.active_player)
+        s.step = STEP_NAMES.index(v.step)
+        s.to_move = SIDES.index(v.to_move) if v.to_move is not None else -1
+        s.points = v.deploy_points or 0
+        s.extra_attacks = v.extra_attacks
+        if v.winner is not None:
+            s.outcome = Outcome(SIDES.index(v.winner), v.end_reason or "")
+            s._legal = []
+        if v.battle is not None:
+            self.battle(s)
+        return s
+
+    def battle(self, s: GameState) -> None:
+        b = self.view.battle
+        assert b is not None
+        t = self.ctx.tables
+        p, d = s.player, 1 - s.player
+        names = t.names
+        type_of = t.type_of
+
+        def find(zone: list[int], u: UnitView) -> int:
+            for i in zone:
+                if (
+                    not s.busy[i]
+                    and names[type_of[i]] == u.name
+                    and (tuple(names[type_of[a]] for a in s.att[i]) == u.attachments)
+                ):
+                    s.busy[i] = 1
+                    return i
+            raise SamplingError(f"the battle shows a {u.name!r} that is not in its zone")
+
+        for g in b.groups:
+            s.groups.append(tuple(find(s.active[p], u) for u in g.units))
+            s.gkind.append(GROUND_BATTLE if g.kind == "ground" else SPACE_BATTLE)
+            s.blocks.append(tuple(find(s.active[d], u) for u in g.blockers))
+            if g.target is None:
+                s.targets.append(-1)
+            else:
+                zone = s.inactive[d] if g.target_zone == "inactive" else s.active[d]
+                s.targets.append(find(zone, g.target))
+        s.atk_bonus = b.attack_bonus
+        s.def_bonus = b.defense_bonus
+        s.passes = b.passes
+        s.battle_next = b.next_battle - 1
+        s.pending_damage = b.pending_damage
+        cannons = [u for u in s.active[d] if t.ion_cannon[u]]
+        s.ion_used = tuple(cannons[: b.ion_cannons_fired])
+        psions = []
+        for card_name, hero_name in b.psion_cards:
+            hero = next(
+                h
+                for zone in (s.active[0], s.active[1], s.inactive[0], s.inactive[1])
+                for h in zone
+                if names[type_of[h]] == hero_name and s.busy[h]
+            )
+            card = next(a for a in s.att[hero] if names[type_of[a]] == card_name)
+            psions.append((card, hero))
+        s.psions = tuple(psions)
+        if b.casualty_group is not None:
+            g = b.casualty_group - 1
+            side = 0 if b.casualty_from == "attacker" else 1
+            s.cas = (g, side, b.casualty_budget or 0, s.gkind[g])
