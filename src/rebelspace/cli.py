@@ -9,10 +9,27 @@ return an exit status (0 success, 2 bad input), so ``main`` is easy to test with
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rebelspace import __version__
+from rebelspace.engine import (
+    PLAYER_NAMES,
+    CardDB,
+    RebelSpaceError,
+    RecordError,
+    RulesOptions,
+    ScenarioError,
+    load_record,
+    load_scenario_file,
+    new_game,
+    replay,
+    save_record,
+)
 from rebelspace.engine.cards import deck_report, load_cards
 from rebelspace.engine.errors import CardDataError
 
@@ -47,27 +64,324 @@ def _cmd_decks(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- shared arguments -------------------------------------------------------------------------
+
+SIDES = ("rebel", "imperial")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def _add_cards_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cards", metavar="FILE", help="card file (default: the packaged lists)")
+
+
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    """``--cards FILE`` and repeatable ``--rule NAME=VALUE`` (RulesOptions fields)."""
+    _add_cards_arg(p)
+    p.add_argument(
+        "--rule",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="a rules option, e.g. tie=defender or hand_limit=10 (repeatable); "
+        f"options: {', '.join(RulesOptions().to_dict())}",
+    )
+
+
+def _cards(args: argparse.Namespace) -> CardDB | None:
+    """The ``--cards`` file loaded, or None for the packaged lists. Raises CardDataError."""
+    return load_cards(args.cards) if args.cards is not None else None
+
+
+def _rules(args: argparse.Namespace) -> RulesOptions:
+    """The defaults with each ``--rule`` applied in order. Raises OptionsError."""
+    options = RulesOptions()
+    for setting in args.rule:
+        options = options.with_setting(setting)
+    return options
+
+
+def _fail(command: str, message: object) -> int:
+    print(f"rebelspace {command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2))
+
+
 # --- play --------------------------------------------------------------------------------------
-# LEAD: register `play` here (interactive game against an agent / hot-seat).
+
+
+def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play one side in the terminal against a random agent",
+        description="Play one side of a game in the terminal against a random agent. Each "
+        "decision shows the table as your side sees it (R5) and numbers the legal actions; "
+        "answer with a number or an action's text (or its unique start). q quits, ? shows "
+        "the table again. Units show ground/space/damage ratings with their attachments.",
+    )
+    p.add_argument("--side", choices=SIDES, default="rebel", help="your side (default: rebel)")
+    p.add_argument(
+        "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"
+    )
+    _add_game_args(p)
+    p.add_argument(
+        "--save",
+        metavar="RECORD.json",
+        help="write the game record here when the game ends or you quit (see `replay`)",
+    )
+    p.set_defaults(handler=_cmd_play)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from rebelspace.agents import RandomAgent
+    from rebelspace.sim import derive_seed
+    from rebelspace.tui import play_game
+
+    try:
+        cards, options = _cards(args), _rules(args)
+    except RebelSpaceError as exc:
+        return _fail("play", exc)
+    if args.save is not None:
+        folder = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(folder):  # say so now, not after a whole game
+            return _fail("play", f"--save {args.save}: folder {folder} does not exist")
+    # A fresh seed comes from the OS, not the clock: the game itself stays seeded (STYLE 8).
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    game = new_game(seed, options=options, cards=cards)
+    person = SIDES.index(args.side)
+    # The agent's seed is derived from the game's, so --seed S replays the same opponent.
+    opponent = RandomAgent(derive_seed(seed, 2 + person))
+    play_game(game, person, opponent)
+    if args.save is not None:  # finished or not: an unfinished record replays to where it stopped
+        try:
+            save_record(game, args.save)
+        except OSError as exc:
+            return _fail("play", f"cannot save the record to {args.save}: {exc.strerror}")
+        print(f"Game record saved to {args.save}")
+    return EXIT_OK
+
 
 # --- simulate ----------------------------------------------------------------------------------
-# LEAD: register `simulate` here (agent-vs-agent arena, balance lab).
+
+
+def _add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="random-vs-random games: win counts and game length",
+        description="Play random-vs-random games. Game i is seeded SEED+i and its two agents "
+        "get seeds derived from that, so the same arguments give the same wins and turns.",
+    )
+    p.add_argument("--games", type=_positive_int, default=100, help="games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"games", "wins": {"rebel", "imperial"}, "mean_turns", "games_per_second"}',
+    )
+    _add_game_args(p)
+    p.set_defaults(handler=_cmd_simulate)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from rebelspace.sim import simulate
+
+    try:
+        cards, options = _cards(args), _rules(args)
+    except RebelSpaceError as exc:
+        return _fail("simulate", exc)
+    result = simulate(args.games, args.seed, options=options, cards=cards)
+    if args.json:
+        _print_json(result.to_dict())
+        return EXIT_OK
+    n = result.games
+    print(
+        f"{n} random-vs-random games, seeds {args.seed}..{args.seed + n - 1}\n"
+        f"  Rebel wins:    {result.rebel_wins:>6} ({100 * result.rebel_wins / n:.1f}%)\n"
+        f"  Imperial wins: {result.imperial_wins:>6} ({100 * result.imperial_wins / n:.1f}%)\n"
+        f"  mean turns:    {result.mean_turns:>9.2f}\n"
+        f"  games/second:  {result.games_per_second:>9.1f}"
+    )
+    return EXIT_OK
+
 
 # --- bench -------------------------------------------------------------------------------------
-# LEAD: register `bench` here (`bench --json` is used by `make bench`).
+
+
+def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.sim import BENCH_CLONES, BENCH_SECONDS
+
+    p = subparsers.add_parser(
+        "bench",
+        help="engine speed: games and decisions per second, clone() cost",
+        description="Measure the engine on one core: random-vs-random full games (a seeded "
+        "random choice straight from legal_actions(), no views, no log) give games_per_second "
+        "and decisions_per_second (decisions = applied actions); then copy_us is the mean "
+        f"microseconds of state.clone() over {BENCH_CLONES} clones of mid-game states.",
+    )
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument(
+        "--games", type=_positive_int, help="play exactly this many games (default: time-boxed)"
+    )
+    p.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=BENCH_SECONDS,
+        help=f"time box for playing games when --games is not given (default {BENCH_SECONDS:g})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    _add_game_args(p)
+    p.set_defaults(handler=_cmd_bench)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from rebelspace.sim import bench
+
+    try:
+        cards, options = _cards(args), _rules(args)
+    except RebelSpaceError as exc:
+        return _fail("bench", exc)
+    result = bench(
+        games=args.games, seconds=args.seconds, seed=args.seed, options=options, cards=cards
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        width = max(map(len, result))
+        for key, value in result.items():
+            print(f"{key:<{width}}  {value}")
+    return EXIT_OK
+
 
 # --- replay ------------------------------------------------------------------------------------
-# LEAD: register `replay` here (replay a JSON game record).
+
+
+def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "replay",
+        help="replay a JSON game record and print its log and result",
+        description="Replay a game record (as written by `play --save`) from its seed, rules "
+        "and cards, then print the game log and the result. With --player, the log is the one "
+        "that player saw (the other side's hidden draws left out).",
+    )
+    p.add_argument("record", metavar="RECORD", help="the record's JSON file")
+    p.add_argument("--player", choices=SIDES, help="show the log as this player saw it")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"log": [lines], "actions": count, "turn", "result": {"winner", "reason", '
+        '"turns"} or null}',
+    )
+    p.set_defaults(handler=_cmd_replay)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = load_record(args.record)
+        game = replay(record, source=args.record)
+    except RecordError as exc:
+        return _fail("replay", exc)
+    outcome = game.outcome
+    stated = record.get("result")
+    if outcome is not None and isinstance(stated, dict):
+        replayed = {"winner": outcome.winner_name.lower(), "reason": outcome.reason}
+        if {k: stated.get(k) for k in replayed} != replayed:
+            return _fail(
+                "replay",
+                f"{args.record}: the record states the result {stated!r}, but replaying it "
+                f"gives {replayed!r}",
+            )
+    player = None if args.player is None else SIDES.index(args.player)
+    log = game.log_lines(player)
+    result = (
+        None
+        if outcome is None
+        else {"winner": outcome.winner_name.lower(), "reason": outcome.reason, "turns": game.turn}
+    )
+    if args.json:
+        _print_json(
+            {"log": log, "actions": len(record["actions"]), "turn": game.turn, "result": result}
+        )
+        return EXIT_OK
+    for line in log:
+        print(line)
+    if outcome is None:
+        print(
+            f"Unfinished game: {len(record['actions'])} actions, turn {game.turn}, "
+            f"{PLAYER_NAMES[game.to_move]} to decide"
+        )
+    else:
+        print(f"Result: {outcome.winner_name} wins on turn {game.turn} ({outcome.reason})")
+    return EXIT_OK
+
 
 # --- scenario ----------------------------------------------------------------------------------
-# LEAD: register `scenario` here (load and play out a scenario file).
+
+
+def _add_scenario(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "scenario",
+        help="load a scenario file and show the whole position and the legal actions",
+        description="Load a scenario file (format: rebelspace.engine.scenario), play its "
+        "actions and print the position: turn, phase, step, whose decision, every zone of "
+        "both players by card name (hands and deck order included: this is a design tool), "
+        "the battle and the numbered legal actions. --json prints {turn, phase, step, player, "
+        "to_move, deploy_points, zones: {rebel, imperial: {hand, deck, discard, active, "
+        "inactive}}, battle, legal_actions, winner, end_reason, log}. In zones, hand, deck "
+        "and discard are lists of card names (deck top card first, hand sorted); active and "
+        'inactive units are always objects {"name", "attachments": [names]}, the form a '
+        "scenario file accepts. battle is null or {attacker, groups: [{number, kind, units, "
+        "value, blockers, target, defense_value}], attack_bonus, defense_bonus, psion_cards, "
+        "casualty_group, casualty_budget}.",
+    )
+    p.add_argument("file", metavar="FILE", help="the scenario's JSON file")
+    p.add_argument("--json", action="store_true", help="print the position as JSON")
+    _add_cards_arg(p)
+    p.set_defaults(handler=_cmd_scenario)
+
+
+def _cmd_scenario(args: argparse.Namespace) -> int:
+    from rebelspace.tui import position_dict, position_lines
+
+    try:
+        game = load_scenario_file(args.file, cards=_cards(args))
+    except (ScenarioError, CardDataError) as exc:
+        return _fail("scenario", exc)
+    if args.json:
+        _print_json(position_dict(game))
+    else:
+        print("\n".join(position_lines(game)))
+    return EXIT_OK
 
 
 #: Subcommands in help order: name -> function that adds its parser and sets ``handler``.
 SUBCOMMANDS: dict[str, Registrar] = {
     "decks": _add_decks,
-    # LEAD: "play": _add_play, "simulate": _add_simulate, "bench": _add_bench,
-    # "replay": _add_replay, "scenario": _add_scenario,
+    "play": _add_play,
+    "simulate": _add_simulate,
+    "bench": _add_bench,
+    "replay": _add_replay,
+    "scenario": _add_scenario,
 }
 
 

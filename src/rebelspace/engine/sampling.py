@@ -12,8 +12,10 @@ is left empty in the sample.
 
 from __future__ import annotations
 
+import random
+
 from .errors import RebelSpaceError
-from .rng import shuffle
+from .rng import seed_state, shuffle
 from .state import (
     GROUND_BATTLE,
     SPACE_BATTLE,
@@ -146,3 +148,39 @@ class _Sampler:
             g = b.casualty_group - 1
             side = 0 if b.casualty_from == "attacker" else 1
             s.cas = (g, side, b.casualty_budget or 0, s.gkind[g])
+
+
+def redeal(state: GameState, player: int, rng: random.Random) -> GameState:
+    """A copy of a sampled state with ``player``'s hidden information dealt again at random.
+
+    Equivalent in distribution to a fresh ``sample_state`` of the same view, at a fraction of
+    the cost: the opponent's unknown hand cards and deck are pooled and dealt again, the
+    player's own deck is shuffled, and the copy gets a fresh engine seed (the real one is
+    hidden: it decides future shuffles).
+    """
+    c = state.clone()
+    t = state.ctx.tables
+    opp = 1 - player
+    hand = c.hand[opp]
+    keep: list[int] = []
+    if c.known[player]:
+        wanted = list(c.known[player])
+        rest = []
+        for card in hand:
+            ct = t.type_of[card]
+            if ct in wanted:
+                wanted.remove(ct)
+                keep.append(card)
+            else:
+                rest.append(card)
+    else:
+        rest = hand
+    pool = rest + c.deck[opp]
+    rng.shuffle(pool)
+    n = len(rest)
+    c.hand[opp] = keep + pool[:n]
+    c.deck[opp] = pool[n:]
+    rng.shuffle(c.deck[player])
+    c.rng = seed_state(rng.getrandbits(62))
+    c._legal = None
+    return c

@@ -1,0 +1,234 @@
+"""Agent-vs-agent games in bulk: ``rebelspace simulate`` and the engine benchmark ``bench``.
+
+Both play whole games through the public engine API only. ``simulate`` goes through the
+``Agent`` interface (each agent sees its own ``PlayerView``), as an arena for real agents will.
+``bench`` measures the engine itself, so its players are as cheap as possible: one seeded
+``random.Random`` picking straight from ``legal_actions()``, no views, no log.
+"""
+
+from __future__ import annotations
+
+import gc
+import platform
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rebelspace.agents import Agent, RandomAgent
+from rebelspace.engine import IMPERIAL, REBEL, CardDB, GameState, RulesOptions, new_game
+
+#: A game that has not ended after this many decisions is an engine bug (a real game of random
+#: play takes a few hundred); stop it loudly rather than loop for ever.
+MAX_DECISIONS = 100_000
+
+_MASK64 = (1 << 64) - 1
+
+
+def derive_seed(seed: int, stream: int) -> int:
+    """A seed for ``stream`` (0, 1, ...) of a game seeded ``seed``, unrelated to both.
+
+    One SplitMix64 output step: nearby inputs give unrelated outputs, so the agents of game
+    ``S+i`` do not replay the choices of the agents of game ``S+i+1``. Deterministic across
+    runs and platforms (no ``hash()``, which is salted per process for strings).
+    """
+    z = (seed * 0x9E3779B97F4A7C15 + (stream + 1) * 0xD1B54A32D192ED03) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> 1  # 63 bits: a non-negative int for any consumer
+
+
+def agent_seeds(game_seed: int) -> tuple[int, int]:
+    """The (Rebel, Imperial) agent seeds of a simulated game: distinct derived streams."""
+    return derive_seed(game_seed, REBEL), derive_seed(game_seed, IMPERIAL)
+
+
+def play_out(
+    game: GameState, agents: Sequence[Agent], *, max_decisions: int = MAX_DECISIONS
+) -> int:
+    """Let ``agents[player]`` decide until the game is over; returns the decisions made."""
+    decisions = 0
+    while game.to_move >= 0:
+        if decisions >= max_decisions:
+            raise RuntimeError(
+                f"game seed {game.seed} is not over after {decisions} decisions ({game!r})"
+            )
+        p = game.to_move
+        legal = game.legal_actions()
+        game.apply(agents[p].act(game.view(p), legal), player=p)
+        decisions += 1
+    return decisions
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    games: int
+    rebel_wins: int
+    imperial_wins: int
+    mean_turns: float
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``simulate --json``."""
+        return {
+            "games": self.games,
+            "wins": {"rebel": self.rebel_wins, "imperial": self.imperial_wins},
+            "mean_turns": round(self.mean_turns, 3),
+            "games_per_second": round(self.games_per_second, 2),
+        }
+
+
+AgentFactory = Callable[[int], Agent]
+
+
+def simulate(
+    games: int,
+    seed: int,
+    *,
+    options: RulesOptions | None = None,
+    cards: CardDB | None = None,
+    rebel: AgentFactory = RandomAgent,
+    imperial: AgentFactory = RandomAgent,
+) -> SimResult:
+    """Play ``games`` games; game ``i`` is seeded ``seed + i`` and its agents ``agent_seeds``.
+
+    ``rebel``/``imperial`` make an agent from a seed (default: ``RandomAgent``). The result
+    depends only on the arguments, never on timing (except ``seconds``).
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    wins = [0, 0]
+    turns = 0
+    start = time.perf_counter()
+    for i in range(games):
+        game_seed = seed + i
+        rebel_seed, imperial_seed = agent_seeds(game_seed)
+        game = new_game(game_seed, options=options, cards=cards, log=False)
+        play_out(game, (rebel(rebel_seed), imperial(imperial_seed)))
+        assert game.outcome is not None  # play_out returns only when the game is over
+        wins[game.outcome.winner] += 1
+        turns += game.turn
+    seconds = time.perf_counter() - start
+    return SimResult(games, wins[REBEL], wins[IMPERIAL], turns / games, seconds)
+
+
+# --- bench -------------------------------------------------------------------------------------
+
+BENCH_SECONDS = 10.0  # default time budget of the game-playing part
+BENCH_CLONES = 100_000  # clones timed for copy_us
+BENCH_SAMPLE_GAMES = 4  # games that provide the mid-game states copy_us is measured on
+BENCH_SAMPLE_EVERY = 7  # keep every 7th decision's state of those games
+
+
+def _random_game(
+    seed: int, rng: random.Random, options: RulesOptions | None, cards: CardDB | None
+) -> tuple[GameState, int]:
+    """One full game of cheap random play; returns the final state and its decisions."""
+    game = new_game(seed, options=options, cards=cards, log=False)
+    choice = rng.choice
+    legal_actions = game.legal_actions
+    apply = game.apply
+    decisions = 0
+    while game.to_move >= 0:
+        apply(choice(legal_actions()))
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"bench game seed {seed} is not over after {decisions} decisions")
+    return game, decisions
+
+
+def sample_states(
+    games: int,
+    seed: int,
+    *,
+    every: int = BENCH_SAMPLE_EVERY,
+    options: RulesOptions | None = None,
+    cards: CardDB | None = None,
+) -> list[GameState]:
+    """Mid-game states (past the opening turn, not over) from ``games`` random games."""
+    rng = random.Random(derive_seed(seed, 99))
+    states: list[GameState] = []
+    for i in range(games):
+        game = new_game(seed + i, options=options, cards=cards, log=False)
+        n = 0
+        while game.to_move >= 0:
+            if n % every == 0 and game.turn > 2:
+                states.append(game.clone())
+            game.apply(rng.choice(game.legal_actions()))
+            n += 1
+    return states
+
+
+def time_clones(states: Sequence[GameState], clones: int = BENCH_CLONES) -> float:
+    """Mean microseconds of ``state.clone()`` over ``clones`` clones spread over ``states``.
+
+    The garbage collector is off while timing, as ``timeit`` does, so that a collection
+    triggered by the copies does not land in one sample at random.
+    """
+    if not states:
+        raise ValueError("no states to clone")
+    reps = max(1, clones // len(states))
+    total = 0.0
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for state in states:
+            clone = state.clone
+            start = time.perf_counter()
+            for _ in range(reps):
+                clone()
+            total += time.perf_counter() - start
+    finally:
+        if was_enabled:
+            gc.enable()
+    return total / (reps * len(states)) * 1e6
+
+
+def bench(
+    *,
+    games: int | None = None,
+    seconds: float = BENCH_SECONDS,
+    clones: int = BENCH_CLONES,
+    seed: int = 0,
+    options: RulesOptions | None = None,
+    cards: CardDB | None = None,
+) -> dict[str, Any]:
+    """Random-vs-random full games on one core, then ``clone()`` timing.
+
+    Plays exactly ``games`` games if given, else games until ``seconds`` have passed (at least
+    one). Everything runs in this process and thread, so the figures are for one core.
+    """
+    if games is not None and games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    rng = random.Random(seed)
+    new_game(seed, options=options, cards=cards, log=False)  # builds the shared context untimed
+    played = decisions = turns = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while True:
+        game, n = _random_game(seed + played, rng, options, cards)
+        played += 1
+        decisions += n
+        turns += game.turn
+        elapsed = time.perf_counter() - start
+        if (played >= games) if games is not None else (elapsed >= seconds):
+            break
+    states = sample_states(BENCH_SAMPLE_GAMES, seed, options=options, cards=cards)
+    copy_us = time_clones(states, clones)
+    return {
+        "games": played,
+        "decisions": decisions,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(played / elapsed, 2),
+        "decisions_per_second": round(decisions / elapsed),
+        "mean_turns": round(turns / played, 2),
+        "copy_us": round(copy_us, 3),
+        "copy_states": len(states),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+    }

@@ -1,0 +1,448 @@
+"""Terminal play: a person plays one side against an agent, seeing only their own view.
+
+Everything shown to the person comes from ``game.view(person)`` (R5): their hand, public
+zones, the battle, hands revealed to them by spies, and the log lines they may read. The
+opponent agent gets its own view. The card list (public, printed on the cards) supplies the
+ratings shown beside units and the battle values.
+
+Input and output go through two functions, ``read`` (default ``input``) and ``write`` (default
+``print``), so a test can script a whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rebelspace.agents import Agent
+from rebelspace.engine import (
+    PLAYER_NAMES,
+    CardDB,
+    GameState,
+    IllegalActionError,
+    Outcome,
+    PlayerView,
+)
+from rebelspace.engine.views import BattleView, SideView, UnitView
+
+Reader = Callable[[str], str]
+Writer = Callable[[str], None]
+
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+HELP_WORDS = frozenset({"?", "h", "help"})
+PROMPT = "> "
+NOTHING = "-"
+SIDE_NAMES = ("rebel", "imperial")  # view player names, by player number
+WIDTH = 100  # wrap long zones between card names
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def unit_value(cards: CardDB, unit: UnitView, kind: str) -> int:
+    """R13: a unit's ground or space rating with its attachments (psion cards played on a hero
+    during an attack phase are among its attachments)."""
+    total = 0
+    for name in (unit.name, *unit.attachments):
+        card = cards.by_name(name)
+        total += card.ground if kind == "ground" else card.space
+    return total
+
+
+def unit_damage(cards: CardDB, unit: UnitView) -> int:
+    return sum(cards.by_name(name).damage for name in (unit.name, *unit.attachments))
+
+
+def unit_text(cards: CardDB, unit: UnitView, side: str) -> str:
+    """``Princess [Laser Sword] (6/0/2)``: name, attachments, then ground/space/damage with the
+    attachments counted; a hero in ``side``'s zone owned by the other side is marked (R28)."""
+    text = unit.name
+    if unit.attachments:
+        text += " [" + ", ".join(unit.attachments) + "]"
+    if unit.owner != side:
+        text += f" (converted {unit.owner} hero)"
+    g, s = unit_value(cards, unit, "ground"), unit_value(cards, unit, "space")
+    return text + f" ({g}/{s}/{unit_damage(cards, unit)})"
+
+
+def units_text(cards: CardDB, units: Sequence[UnitView], side: str) -> str:
+    return ", ".join(unit_text(cards, u, side) for u in units) or NOTHING
+
+
+def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
+    """``head`` and the names, wrapped between names (never inside one) at ``width``."""
+    if not names:
+        return head + NOTHING
+    lines, line = [], head
+    for k, name in enumerate(names):
+        piece = name + ("," if k < len(names) - 1 else "")
+        if line != head and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = "    " + piece
+        else:
+            line += ("" if line == head else " ") + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def side_lines(cards: CardDB, side: SideView, label: str, deploy_points: int | None) -> list[str]:
+    top = f", top {side.discard[-1]}" if side.discard else ""
+    head = (
+        f"{label}: hand {side.hand_size}, deck {side.deck_size}, discard {len(side.discard)}{top}"
+    )
+    if deploy_points is not None:
+        head += f", deploy points {deploy_points}"
+    lines = [
+        head,
+        wrapped("  active:   ", [unit_text(cards, u, side.player) for u in side.active]),
+        wrapped("  inactive: ", [unit_text(cards, u, side.player) for u in side.inactive]),
+    ]
+    if side.hand is not None:
+        lines.append(wrapped("  hand:     ", list(side.hand)))
+    return lines
+
+
+#: Steps before the battles are fought: a group without blockers or target is unblocked then.
+BEFORE_BATTLES = frozenset({"form groups", "ion cannon", "block", "target", "battle tricks"})
+
+
+def shields_up(cards: CardDB, defender: SideView) -> bool:
+    """Whether the defender's Active Zone holds Defense Shields (attacking Ships do no damage)."""
+    return any(cards.by_name(u.name).has("shields") for u in defender.active)
+
+
+def battle_lines(
+    cards: CardDB, battle: BattleView, attacker: str, step: str, *, shields: bool = False
+) -> list[str]:
+    """The attack in progress: each group with its value, its blockers or target.
+
+    During the battles (casualty picks), groups after the one picking casualties have not
+    fought yet; a group before it with no defender either got through or beat its defenders
+    (the view does not say which, so neither do we).
+    """
+    defender = "imperial" if attacker == "rebel" else "rebel"
+    bonus = []
+    if battle.attack_bonus:
+        bonus.append(f"attackers +{battle.attack_bonus} each")
+    if battle.defense_bonus:
+        bonus.append(f"defenders +{battle.defense_bonus} each")
+    lines = [f"Battle ({attacker.capitalize()} attacks{': ' + '; '.join(bonus) if bonus else ''}):"]
+    fighting = battle.casualty_group
+    for g in battle.groups:
+        head = f"  group {g.number} ({g.kind}): "
+        if not g.units:
+            lines.append(head + "destroyed")
+            continue
+        av = sum(unit_value(cards, u, g.kind) + battle.attack_bonus for u in g.units)
+        text = f"{head}{units_text(cards, g.units, attacker)} = {av}"
+        if g.blockers:
+            dv = sum(unit_value(cards, u, g.kind) + battle.defense_bonus for u in g.blockers)
+            text += f"; blocked by {units_text(cards, g.blockers, defender)} = {dv}"
+        elif g.target is not None:
+            dv = unit_value(cards, g.target, g.kind) + battle.defense_bonus
+            text += f"; targets {unit_text(cards, g.target, defender)} = {dv}"
+        elif step in BEFORE_BATTLES or (fighting is not None and g.number > fighting):
+            damage = sum(
+                unit_damage(cards, u)
+                for u in g.units
+                if not (shields and cards.by_name(u.name).has("ship"))
+            )
+            text += f"; unblocked, damage {damage}"
+        elif g.number == fighting:
+            text += "; won its battle"
+        else:
+            text += "; no defender left"
+        lines.append(text)
+    for card, hero in battle.psion_cards:
+        lines.append(f"  psion: {card} on {hero}")
+    if fighting is not None:
+        lines.append(
+            f"  casualties after group {fighting}'s battle: ratings up to "
+            f"{battle.casualty_budget} in all"
+        )
+    return lines
+
+
+def view_lines(cards: CardDB, view: PlayerView) -> list[str]:
+    """The whole table as ``view.player`` sees it, without the log and the action list."""
+    me = view.player.capitalize()
+    whose = "your" if view.active_player == view.player else f"{view.active_player.capitalize()}'s"
+    deciding = (
+        "your decision"
+        if view.to_move == view.player
+        else "game over"
+        if view.to_move is None
+        else f"{view.to_move.capitalize()} to decide"
+    )
+    lines = [
+        f"=== Turn {view.turn}: {whose} turn, {view.phase} phase ({view.step}); {deciding} ===",
+        *side_lines(cards, view.opponent, f"{view.opponent.player.capitalize()} (opponent)", None),
+        *side_lines(cards, view.you, f"{me} (you)", view.deploy_points),
+    ]
+    if view.battle is not None:
+        defender = view.you if view.active_player != view.player else view.opponent
+        lines += battle_lines(
+            cards,
+            view.battle,
+            view.active_player,
+            view.step,
+            shields=shields_up(cards, defender),
+        )
+    for turn, hand in view.revealed_hands:
+        seen = ", ".join(hand) or "no cards"
+        lines.append(
+            f"Spies showed you on turn {turn}: {view.opponent.player.capitalize()}'s hand {seen}"
+        )
+    return lines
+
+
+def action_lines(legal: Sequence[tuple[int, str]]) -> list[str]:
+    width = len(str(len(legal)))
+    return [f"  {n:>{width}}. {text}" for n, (_, text) in enumerate(legal, start=1)]
+
+
+# --- reading a choice --------------------------------------------------------------------------
+
+
+def resolve_choice(
+    answer: str,
+    legal: Sequence[tuple[int, str]],
+    why_illegal: Callable[[str], str | None] | None = None,
+) -> tuple[int | None, str]:
+    """Turn a typed answer into a legal action id, or ``(None, what was wrong)``.
+
+    Accepted: the number shown beside an action, its text (case and spacing ignored), or the
+    start of exactly one action's text. ``why_illegal(text)`` may explain a real action that
+    is not legal now (the engine's reason); otherwise a generic message is given.
+    """
+    text = " ".join(answer.split())
+    n = len(legal)
+    if not text:
+        return None, f"type a number from 1 to {n}, an action's text, or q to quit"
+    number = text[:-1] if text.endswith(".") else text
+    if number.lstrip("+-").isdigit():
+        k = int(number)
+        if 1 <= k <= n:
+            return legal[k - 1][0], ""
+        return None, f"{k} is not one of the choices: type a number from 1 to {n}"
+    key = text.lower()
+    for action_id, action_text in legal:
+        if action_text.lower() == key:
+            return action_id, ""
+    starts = [(i, t) for i, (_, t) in enumerate(legal, start=1) if t.lower().startswith(key)]
+    if len(starts) == 1:
+        return legal[starts[0][0] - 1][0], ""
+    if starts:
+        options = "; ".join(f"{i}. {t}" for i, t in starts)
+        return None, f"{text!r} could be any of: {options}. Type more of it, or its number"
+    reason = why_illegal(text) if why_illegal is not None else None
+    if reason:
+        return None, reason
+    return None, f"{text!r} is not one of the choices: type a number from 1 to {n} or its text"
+
+
+def _why_illegal(game: GameState, player: int) -> Callable[[str], str | None]:
+    """The engine's reason why an action text is not legal, without changing the game."""
+
+    def why(text: str) -> str | None:
+        try:
+            game.action_space.parse(text)
+        except IllegalActionError:
+            return None  # not an action at all: the caller's generic message is clearer
+        try:
+            game.clone().apply(text, player=player)  # a copy: this must never change the game
+        except IllegalActionError as e:
+            return str(e)
+        return None
+
+    return why
+
+
+# --- the game loop -----------------------------------------------------------------------------
+
+
+class _Quit(Exception):
+    """The person asked to stop (q, end of input or Ctrl-C)."""
+
+
+def play_game(
+    game: GameState,
+    person: int,
+    opponent: Agent,
+    *,
+    read: Reader = input,
+    write: Writer = print,
+) -> Outcome | None:
+    """Play ``game`` to its end with ``person`` at the terminal; returns the outcome, or None
+    if the person quit (q, end of input, Ctrl-C). ``game`` is left where play stopped, so the
+    caller can save its record either way."""
+    other = 1 - person
+    shown = 0  # log lines of the person's view already written
+
+    def write_new_log() -> None:
+        nonlocal shown
+        lines = game.view(person).log
+        for line in lines[shown:]:
+            write(f"  | {line}")
+        shown = len(lines)
+
+    write(f"You play {PLAYER_NAMES[person]} against {opponent!r}. Game seed {game.seed}.")
+    write("Answer with an action's number or text; q quits, ? shows the table again.")
+    try:
+        while game.to_move >= 0:
+            write_new_log()
+            if game.to_move == other:
+                legal = game.legal_actions()
+                game.apply(opponent.act(game.view(other), legal), player=other)
+                continue
+            game.apply(_ask(game, person, read, write), player=person)
+    except _Quit:
+        write(f"You left the game on turn {game.turn}.")
+    write_new_log()
+    outcome = game.outcome
+    if outcome is not None:
+        verdict = "You win!" if outcome.winner == person else "You lose."
+        write(f"Game over on turn {game.turn}: {outcome.winner_name} wins ({outcome.reason}).")
+        write(verdict)
+    return outcome
+
+
+def _ask(game: GameState, person: int, read: Reader, write: Writer) -> int:
+    view = game.view(person)
+    legal = view.legal_actions
+    for line in view_lines(game.cards, view) + ["Your choices:"] + action_lines(legal):
+        write(line)
+    why = _why_illegal(game, person)
+    while True:
+        try:
+            answer = read(PROMPT)
+        except (EOFError, KeyboardInterrupt):
+            write("")
+            raise _Quit from None
+        word = answer.strip().lower()
+        if word in QUIT_WORDS:
+            raise _Quit
+        if word in HELP_WORDS:
+            for line in view_lines(game.cards, view) + ["Your choices:"] + action_lines(legal):
+                write(line)
+            continue
+        action, problem = resolve_choice(answer, legal, why)
+        if action is not None:
+            return action
+        write(f"Not understood: {problem}")
+
+
+# --- a whole position, for designers (``rebelspace scenario``) -----------------------------------
+# A scenario is a design and test tool, so this shows everything: both hands and the order of
+# both decks. It is never used during play, where each side sees only its own view.
+
+
+def unit_dict(unit: UnitView) -> dict[str, Any]:
+    """A unit as a scenario file writes it, so a printed zone can be pasted into a scenario."""
+    return {"name": unit.name, "attachments": list(unit.attachments)}
+
+
+def battle_dict(cards: CardDB, battle: BattleView, attacker: str) -> dict[str, Any]:
+    groups = []
+    for g in battle.groups:
+        defending = g.blockers or ((g.target,) if g.target is not None else ())
+        groups.append(
+            {
+                "number": g.number,
+                "kind": g.kind,
+                "units": [unit_dict(u) for u in g.units],
+                "value": sum(unit_value(cards, u, g.kind) + battle.attack_bonus for u in g.units)
+                if g.units
+                else None,
+                "blockers": [unit_dict(u) for u in g.blockers],
+                "target": unit_dict(g.target) if g.target is not None else None,
+                "defense_value": sum(
+                    unit_value(cards, u, g.kind) + battle.defense_bonus for u in defending
+                )
+                if defending
+                else None,
+            }
+        )
+    return {
+        "attacker": attacker,
+        "groups": groups,
+        "attack_bonus": battle.attack_bonus,
+        "defense_bonus": battle.defense_bonus,
+        "psion_cards": [list(pair) for pair in battle.psion_cards],
+        "casualty_group": battle.casualty_group,
+        "casualty_budget": battle.casualty_budget,
+    }
+
+
+def position_dict(game: GameState) -> dict[str, Any]:
+    """Everything about a position: the JSON of ``rebelspace scenario --json``.
+
+    Zones are per side: ``hand`` (sorted), ``deck`` (top card first, as a scenario's ``deck``
+    field), ``discard`` (oldest first), ``active``/``inactive`` (units as ``{"name",
+    "attachments"}``). ``battle`` is null outside an attack with groups.
+    """
+    views = (game.view(0), game.view(1))
+    zones: dict[str, Any] = {}
+    for p, view in enumerate(views):
+        side = view.you
+        zones[side.player] = {
+            "hand": list(side.hand or ()),
+            # Deck order is hidden from both players (R5), so no view holds it; this designer
+            # tool reads it from the state, top card (the end of the list) first.
+            "deck": [game.name(c) for c in reversed(game.deck[p])],
+            "discard": list(side.discard),
+            "active": [unit_dict(u) for u in side.active],
+            "inactive": [unit_dict(u) for u in side.inactive],
+        }
+    v = views[0]
+    return {
+        "turn": v.turn,
+        "phase": v.phase,
+        "step": v.step,
+        "player": v.active_player,
+        "to_move": v.to_move,
+        "deploy_points": v.deploy_points,
+        "zones": zones,
+        "battle": None if v.battle is None else battle_dict(game.cards, v.battle, v.active_player),
+        "legal_actions": game.legal_action_texts(),
+        "winner": v.winner,
+        "end_reason": v.end_reason,
+        "log": game.log_lines(),
+    }
+
+
+def position_lines(game: GameState, width: int = WIDTH) -> list[str]:
+    """``position_dict`` as readable text (``rebelspace scenario``)."""
+    cards = game.cards
+    views = (game.view(0), game.view(1))
+    v = views[0]
+    deciding = "game over" if v.to_move is None else f"{v.to_move.capitalize()} to decide"
+    lines = [
+        f"Turn {v.turn}, {v.active_player.capitalize()}'s turn: {v.phase} phase, step {v.step}; "
+        f"{deciding}"
+        + (f"; {v.deploy_points} deploy points left" if v.deploy_points is not None else "")
+    ]
+    for p, view in enumerate(views):
+        side = view.you
+        deck = [game.name(c) for c in reversed(game.deck[p])]  # top first, see position_dict
+        lines += [
+            f"{side.player.capitalize()}:",
+            wrapped(f"  hand ({side.hand_size}): ", list(side.hand or ()), width),
+            wrapped(f"  deck ({len(deck)}, top first): ", deck, width),
+            wrapped(f"  discard ({len(side.discard)}): ", list(side.discard), width),
+            wrapped("  active:   ", [unit_text(cards, u, side.player) for u in side.active]),
+            wrapped("  inactive: ", [unit_text(cards, u, side.player) for u in side.inactive]),
+        ]
+    if v.battle is not None:
+        defender = views[1 - SIDE_NAMES.index(v.active_player)].you
+        lines += battle_lines(
+            cards, v.battle, v.active_player, v.step, shields=shields_up(cards, defender)
+        )
+    if v.winner is not None:
+        lines.append(f"Game over: {v.winner.capitalize()} wins ({v.end_reason})")
+    else:
+        lines.append(f"Legal actions ({(v.to_move or '').capitalize()}):")
+        lines += action_lines(list(enumerate(game.legal_action_texts())))
+    lines.append("Log:")
+    lines += [f"  | {line}" for line in game.log_lines()]
+    return lines

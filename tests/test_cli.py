@@ -1,0 +1,412 @@
+"""The `rebelspace` command: play, simulate, bench, replay, scenario (through `cli.main`)."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rebelspace import cli
+from rebelspace.agents import Agent, RandomAgent
+from rebelspace.engine import (
+    IMPERIAL,
+    REBEL,
+    GameState,
+    load_record,
+    new_game,
+    replay,
+    save_record,
+)
+from rebelspace.sim import agent_seeds, derive_seed, simulate
+from rebelspace.tui import PROMPT, play_game, resolve_choice
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKED_EXAMPLE = ROOT / "scenarios" / "worked-example.json"
+WORKED_PICKS = [
+    "pick Rebel Soldier as a casualty",
+    "pick Grav Cycles as a casualty",
+    "pick Air Speeders as a casualty",
+]
+
+
+def feed_stdin(monkeypatch: pytest.MonkeyPatch, *lines: str) -> None:
+    """Script the terminal: builtin ``input`` reads these lines, then hits end of input."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+
+
+def play_output(out: str) -> list[str]:
+    """The lines of a scripted `play`: the prompt is not followed by a newline (the answer's
+    newline is typed, not printed), so take it out to get whole lines back."""
+    return out.replace(PROMPT, "").splitlines()
+
+
+def random_game(seed: int, actions: int | None = None) -> GameState:
+    """A logged game of random play, to its end or for ``actions`` decisions."""
+    game = new_game(seed)
+    rng = random.Random(seed)
+    n = 0
+    while not game.is_over and (actions is None or n < actions):
+        game.apply(rng.choice(game.legal_actions()))
+        n += 1
+    return game
+
+
+# --- agents ------------------------------------------------------------------------------------
+
+
+def test_random_agent_is_an_agent_and_picks_legal_actions() -> None:
+    agent = RandomAgent(seed=5)
+    assert isinstance(agent, Agent)
+    game = new_game(seed=2)
+    for _ in range(200):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        choice = agent.act(game.view(game.to_move), legal)
+        assert choice in legal
+        game.apply(choice)
+
+
+def test_random_agent_is_reproducible_and_independent_of_global_random() -> None:
+    legal = list(range(50))
+    view = new_game(seed=1).view(REBEL)
+    first = RandomAgent(9).act(view, legal)
+    a, b = RandomAgent(9), RandomAgent(9)
+    random.seed(123)  # the global generator must not matter
+    seq_a = [a.act(view, legal) for _ in range(20)]
+    random.seed(456)
+    seq_b = [b.act(view, legal) for _ in range(20)]
+    assert seq_a == seq_b and seq_a[0] == first
+    with pytest.raises(ValueError, match="no legal action"):
+        a.act(view, [])
+
+
+def test_derived_agent_seeds_are_distinct() -> None:
+    seeds = {s for g in range(100) for s in agent_seeds(g)}
+    assert len(seeds) == 200
+    assert derive_seed(5, 0) == derive_seed(5, 0) >= 0
+
+
+# --- play --------------------------------------------------------------------------------------
+
+
+def test_play_to_the_end_always_answering_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    feed_stdin(monkeypatch, *["1"] * 5000)
+    assert cli.main(["play", "--seed", "3", "--save", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "=== Turn 1: your turn, draw phase (draw); your decision ===" in out
+    assert "  1. draw 1\n  2. draw 2\n" in out
+    assert "Rebel (you): hand 5, deck 71, discard 0" in out
+    assert "Imperial (opponent): hand 5, deck 62, discard 0" in out
+    assert "Game over on turn " in out and ("You win!" in out or "You lose." in out)
+    # The opponent's moves appear as log lines; its hidden cards never do.
+    assert "  | Imperial draws 1 card" in out or "  | Imperial draws 2 cards" in out
+    assert "Imperial's starting hand" not in out
+    assert "Rebel's starting hand" in out
+    outcome = replay(load_record(record)).outcome
+    assert outcome is not None
+    assert f"{outcome.winner_name} wins ({outcome.reason})" in out
+
+
+def test_play_bad_input_says_why_and_asks_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "quit.json"
+    feed_stdin(monkeypatch, "", "hello", "7", "0", "deploy Princess", "draw", "draw 2", "q")
+    assert cli.main(["play", "--seed", "1", "--save", str(record)]) == 0
+    out = capsys.readouterr().out
+    problems = [line for line in play_output(out) if line.startswith("Not understood: ")]
+    assert len(problems) == 6
+    assert "type a number from 1 to 2" in problems[0]
+    assert "'hello' is not one of the choices" in problems[1]
+    assert "7 is not one of the choices" in problems[2]
+    assert "0 is not one of the choices" in problems[3]
+    assert "deploy Princess" in problems[4]  # a real action, not legal now: the engine says why
+    assert "could be any of: 1. draw 1; 2. draw 2" in problems[5]
+    assert "  | Rebel draws 2 cards" in out  # the action text was accepted
+    assert "You left the game on turn 1." in out
+    data = load_record(record)
+    assert data["actions"][0] == "draw 2" and "result" not in data
+
+
+def test_play_imperial_side_and_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed_stdin(monkeypatch, "2")  # one answer, then end of input: a clean exit
+    assert cli.main(["play", "--side", "imperial", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "You play Imperial" in out
+    assert "Imperial (you)" in out and "Rebel (opponent)" in out
+    assert "  | Rebel draws " in out  # the Rebel agent moved first, shown as log lines
+    assert "You left the game" in out
+    assert "Rebel's starting hand" not in out
+
+
+def test_play_game_with_scripted_reader_and_writer() -> None:
+    game = new_game(seed=8)
+    answers: Iterator[str] = iter(["last"] * 4000)
+    prompts: list[str] = []
+    lines: list[str] = []
+
+    def read(prompt: str) -> str:
+        """Answer with the text of the last choice shown (any legal action will do)."""
+        prompts.append(prompt)
+        next(answers)
+        return lines[-1].split(". ", 1)[1]
+
+    outcome = play_game(game, IMPERIAL, RandomAgent(1), read=read, write=lines.append)
+    assert outcome is not None and outcome == game.outcome
+    assert lines[-1] in ("You win!", "You lose.")
+    assert set(prompts) == {PROMPT} and len(prompts) > 50
+
+
+def test_play_is_reproducible_with_a_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outs = []
+    for _ in range(2):
+        feed_stdin(monkeypatch, *["1"] * 40)
+        cli.main(["play", "--seed", "11"])
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+
+
+def test_play_bad_options_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    feed_stdin(monkeypatch)
+    assert cli.main(["play", "--rule", "tie=sometimes"]) == 2
+    assert "rules option tie must be one of" in capsys.readouterr().err
+    assert cli.main(["play", "--rule", "nonsense"]) == 2
+    assert "name=value" in capsys.readouterr().err
+    assert cli.main(["play", "--cards", str(tmp_path / "none.toml")]) == 2
+    assert "card file not found" in capsys.readouterr().err
+    assert cli.main(["play", "--save", str(tmp_path / "no" / "such" / "r.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--side", "droid"])
+    assert exc.value.code == 2
+
+
+def test_resolve_choice() -> None:
+    legal = [(10, "deploy Rebel Soldier"), (11, "deploy Grav Cycles"), (12, "done deploying")]
+    assert resolve_choice("2", legal) == (11, "")
+    assert resolve_choice(" 3. ", legal) == (12, "")
+    assert resolve_choice("DEPLOY   rebel soldier", legal) == (10, "")
+    assert resolve_choice("done", legal) == (12, "")
+    assert resolve_choice("deploy g", legal) == (11, "")
+    action, problem = resolve_choice("deploy", legal)
+    assert action is None and "could be any of" in problem
+    action, problem = resolve_choice("-1", legal)
+    assert action is None and "from 1 to 3" in problem
+    action, problem = resolve_choice("fly away", legal, lambda text: f"{text} is silly")
+    assert (action, problem) == (None, "fly away is silly")
+
+
+# --- simulate ----------------------------------------------------------------------------------
+
+
+def test_simulate_json_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    results = []
+    for _ in range(2):
+        assert cli.main(["simulate", "--games", "6", "--seed", "40", "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    a, b = results
+    assert set(a) == {"games", "wins", "mean_turns", "games_per_second"}
+    assert a["games"] == 6 and a["wins"]["rebel"] + a["wins"]["imperial"] == 6
+    assert (a["wins"], a["mean_turns"]) == (b["wins"], b["mean_turns"])
+    assert a["games_per_second"] > 0
+
+
+def test_simulate_game_i_uses_seed_s_plus_i() -> None:
+    whole = simulate(4, 100)
+    parts = [simulate(1, 100 + i) for i in range(4)]
+    assert whole.rebel_wins == sum(p.rebel_wins for p in parts)
+    assert whole.mean_turns == pytest.approx(sum(p.mean_turns for p in parts) / 4)
+
+
+def test_simulate_text_rules_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(["simulate", "--games", "2", "--rule", "tie=defender", "--rule", "hand_limit=9"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "2 random-vs-random games, seeds 0..1" in out and "Rebel wins:" in out
+    assert cli.main(["simulate", "--games", "2", "--rule", "hand_limit=many"]) == 2
+    assert "rules option hand_limit must be an integer, got 'many'" in capsys.readouterr().err
+    assert cli.main(["simulate", "--rule", "draw_min=3"]) == 2
+    assert "draw_min (3) is more than draw_max (2)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["simulate", "--games", "0"])
+    assert exc.value.code == 2
+    assert "--games: must be at least 1" in capsys.readouterr().err
+
+
+# --- bench -------------------------------------------------------------------------------------
+
+
+def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--json", "--games", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["decisions"] > 0
+    for key in ("games_per_second", "decisions_per_second", "copy_us"):
+        assert data[key] > 0
+    assert data["python"].count(".") == 2
+
+
+def test_bench_text_and_bad_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--games", "1", "--rule", "max_groups=4"]) == 0
+    out = capsys.readouterr().out
+    assert "copy_us" in out and "decisions_per_second" in out
+    assert cli.main(["bench", "--rule", "max_groups=0"]) == 2
+    assert "max_groups must be an integer >= 1" in capsys.readouterr().err
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+def test_replay_prints_the_original_log_and_result(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = random_game(21)
+    path = tmp_path / "r.json"
+    save_record(game, path)
+    assert cli.main(["replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:-1] == game.log_lines()
+    outcome = game.outcome
+    assert outcome is not None
+    assert lines[-1] == f"Result: {outcome.winner_name} wins on turn {game.turn} ({outcome.reason})"
+
+    assert cli.main(["replay", str(path), "--player", "imperial"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:-1] == game.log_lines(IMPERIAL) != game.log_lines()
+
+    assert cli.main(["replay", str(path), "--json", "--player", "rebel"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["log"] == game.log_lines(REBEL)
+    assert data["result"] == {
+        "winner": outcome.winner_name.lower(),
+        "reason": outcome.reason,
+        "turns": game.turn,
+    }
+
+
+def test_replay_of_a_played_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "played.json"
+    feed_stdin(monkeypatch, *["1"] * 5000)
+    cli.main(["play", "--seed", "6", "--save", str(path)])
+    out = play_output(capsys.readouterr().out)
+    played = [line[4:] for line in out if line.startswith("  | ")]
+    assert cli.main(["replay", str(path), "--player", "rebel"]) == 0
+    assert capsys.readouterr().out.splitlines()[:-1] == played
+
+
+def test_replay_of_an_unfinished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "part.json"
+    save_record(random_game(3, actions=25), path)
+    assert cli.main(["replay", str(path)]) == 0
+    assert "Unfinished game: 25 actions" in capsys.readouterr().out
+
+
+def test_replay_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli.main(["replay", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read the record" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
+    path = tmp_path / "r.json"
+    save_record(random_game(2, actions=10), path)
+    data = json.loads(path.read_text())
+    data["actions"].insert(1, "fly to the moon")
+    path.write_text(json.dumps(data))
+    assert cli.main(["replay", str(path)]) == 2
+    assert "action 2 ('fly to the moon') cannot be replayed" in capsys.readouterr().err
+    path.write_text(json.dumps([1, 2]))
+    assert cli.main(["replay", str(path)]) == 2
+    assert "a record is a JSON object" in capsys.readouterr().err
+
+
+def test_replay_result_must_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = random_game(5)
+    path = tmp_path / "r.json"
+    save_record(game, path)
+    data = json.loads(path.read_text())
+    data["result"]["winner"] = "imperial" if data["result"]["winner"] == "rebel" else "rebel"
+    path.write_text(json.dumps(data))
+    assert cli.main(["replay", str(path)]) == 2
+    assert "but replaying it gives" in capsys.readouterr().err
+
+
+# --- scenario ----------------------------------------------------------------------------------
+
+
+def test_scenario_json_worked_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scenario", str(WORKED_EXAMPLE), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["legal_actions"] == WORKED_PICKS
+    assert data["to_move"] == "imperial"
+    assert (data["turn"], data["phase"], data["step"], data["player"]) == (
+        5,
+        "attack",
+        "casualties",
+        "rebel",
+    )
+    rebel, imperial = data["zones"]["rebel"], data["zones"]["imperial"]
+    assert set(rebel) == {"hand", "deck", "discard", "active", "inactive"}
+    assert [u["name"] for u in rebel["active"]] == [
+        "Princess",
+        "Rebel Soldier",
+        "Rebel Soldier",
+        "Grav Cycles",
+        "Air Speeders",
+    ]
+    assert rebel["active"][0] == {"name": "Princess", "attachments": []}
+    assert imperial["discard"] == ["Fixed Defenses"] and imperial["active"] == []
+    assert len(rebel["deck"]) == 71 and len(imperial["deck"]) == 66
+    group = data["battle"]["groups"][0]
+    assert (group["kind"], group["value"], data["battle"]["casualty_budget"]) == ("ground", 10, 4)
+    assert data["winner"] is None and data["log"][0].startswith("Scenario: turn 5")
+
+
+def test_scenario_text_worked_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["scenario", str(WORKED_EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert "Turn 5, Rebel's turn: attack phase, step casualties; Imperial to decide" in out
+    assert "  deck (71, top first): " in out
+    for n, text in enumerate(WORKED_PICKS, start=1):
+        assert f"  {n}. {text}\n" in out
+    assert "Fixed Defenses destroyed" in out
+
+
+def test_scenario_errors_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli.main(["scenario", str(tmp_path / "none.json")]) == 2
+    assert "cannot read the scenario" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"phase": "lunch"}))
+    assert cli.main(["scenario", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rebelspace scenario: ") and "field 'phase'" in err
+    bad.write_text(json.dumps({"rebel": {"hand": ["Death Star"]}}))
+    assert cli.main(["scenario", str(bad), "--json"]) == 2
+    assert "no card named 'Death Star'" in capsys.readouterr().err
+    assert cli.main(["scenario", str(WORKED_EXAMPLE), "--cards", str(tmp_path / "x.toml")]) == 2
+    assert "card file not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "bench", "replay", "scenario"])
+def test_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    assert command in capsys.readouterr().out
