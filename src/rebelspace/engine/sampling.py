@@ -24,7 +24,7 @@ from .state import (
     GameState,
     Outcome,
 )
-from .views import PlayerView, UnitView
+from .views import RESULT_NAMES, PlayerView, UnitView
 
 SIDES = ("rebel", "imperial")
 
@@ -121,6 +121,7 @@ class _Sampler:
             s.groups.append(tuple(find(s.active[p], u) for u in g.units))
             s.gkind.append(GROUND_BATTLE if g.kind == "ground" else SPACE_BATTLE)
             s.blocks.append(tuple(find(s.active[d], u) for u in g.blockers))
+            s.results.append(RESULT_NAMES.index(g.result) if g.result else -1)
             if g.target is None:
                 s.targets.append(-1)
             else:

@@ -331,6 +331,7 @@ class _Builder:
             s.gkind.append(kind)
             s.blocks.append(blockers)
             s.targets.append(target)
+            s.results.append(-1)
         s.step = BATTLE_STEPS[step_name]
         s.to_move = d if s.step == BLOCK else p
         if s.step != FORM and not s.groups:

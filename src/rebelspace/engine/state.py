@@ -153,6 +153,7 @@ class GameState:
         "gkind",
         "blocks",
         "targets",
+        "results",
         "ion_used",
         "atk_bonus",
         "def_bonus",
@@ -189,6 +190,7 @@ class GameState:
     gkind: list[int]  # GROUND_BATTLE or SPACE_BATTLE per group
     blocks: list[tuple[int, ...]]  # blocking group per attacking group (empty: not blocked)
     targets: list[int]  # targeted unit per attacking group (-1: none), R16
+    results: list[int]  # per group: -1 no battle (yet), else a battle.py result code
     ion_used: tuple[int, ...]  # Ion Cannons fired this attack phase (R14)
     atk_bonus: int  # R30 Surprise Attack
     def_bonus: int  # R30 Trap
@@ -228,6 +230,7 @@ class GameState:
         self.gkind = []
         self.blocks = []
         self.targets = []
+        self.results = []
         self.ion_used = ()
         self.atk_bonus = 0
         self.def_bonus = 0
@@ -383,6 +386,7 @@ class GameState:
         c.gkind = self.gkind[:]
         c.blocks = self.blocks[:]
         c.targets = self.targets[:]
+        c.results = self.results[:]
         c.ion_used = self.ion_used
         c.atk_bonus = self.atk_bonus
         c.def_bonus = self.def_bonus
@@ -427,6 +431,7 @@ class GameState:
             tuple(self.gkind),
             tuple(self.blocks),
             tuple(self.targets),
+            tuple(self.results),
             self.ion_used,
             self.atk_bonus,
             self.def_bonus,

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from .state import GameState
 
 KIND_NAMES = ("ground", "space")
+# Battle results by the codes of rules/battle.py.
+RESULT_NAMES = ("attacker won", "defender won", "both destroyed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class GroupView:
     blockers: tuple[UnitView, ...]
     target: UnitView | None
     target_zone: str | None  # "active" or "inactive" (R16)
+    result: str | None  # once fought: "attacker won", "defender won" or "both destroyed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
                     units=tuple(unit(u) for u in units),
                     blockers=tuple(unit(u) for u in s.blocks[g]),
                     target=unit(target) if target >= 0 else None,
+                    result=RESULT_NAMES[s.results[g]] if s.results[g] >= 0 else None,
                     target_zone=(
                         ("inactive" if target in s.inactive[1 - s.player] else "active")
                         if target >= 0

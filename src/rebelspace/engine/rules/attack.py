@@ -34,6 +34,7 @@ def begin_attack(s: GameState) -> None:
     s.gkind = []
     s.blocks = []
     s.targets = []
+    s.results = []
     s.ion_used = ()
     s.atk_bonus = 0
     s.def_bonus = 0
@@ -132,6 +133,7 @@ def _form(s: GameState, card: int, kind: int) -> None:
     s.gkind.append(kind)
     s.blocks.append(())
     s.targets.append(-1)
+    s.results.append(-1)
     s.say(
         f"{PLAYER_NAMES[s.player]} forms {KIND_NAMES[kind]} group {len(s.groups)} with {s.name(u)}"
     )

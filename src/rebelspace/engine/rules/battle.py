@@ -75,6 +75,7 @@ def continue_battles(s: GameState) -> None:
                 opts.tie
             ]
         _log_battle(s, g, kind, attackers, av, defending, dv, result)
+        s.results[g] = result
         if result != DEFENDER_WINS:
             for u in defending:
                 s.destroy(u)
@@ -223,6 +224,7 @@ def end_attack(s: GameState) -> None:
     s.gkind = []
     s.blocks = []
     s.targets = []
+    s.results = []
     s.atk_bonus = s.def_bonus = 0
     if not deck:  # R9
         s.finish(p, f"{PLAYER_NAMES[d]}'s deck is empty")
