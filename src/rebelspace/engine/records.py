@@ -37,9 +37,17 @@ def to_record(state: GameState) -> dict[str, Any]:
 
 
 def save_record(state: GameState, path: str | os.PathLike[str]) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(to_record(state), f, indent=1)
-        f.write("\n")
+    """Write the record next to ``path`` and move it into place, so a failed save never
+    leaves a half-written or emptied file behind."""
+    text = json.dumps(to_record(state), indent=1) + "\n"
+    tmp = f"{os.fspath(path)}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -50,6 +58,8 @@ def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise RecordError(f"{path}: cannot read the record: {e.strerror}") from None
     except json.JSONDecodeError as e:
         raise RecordError(f"{path}: not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     return data
 
 

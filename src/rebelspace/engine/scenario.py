@@ -90,6 +90,8 @@ def load_scenario_file(path: str | os.PathLike[str], cards: CardDB | None = None
         raise ScenarioError(f"{path}: cannot read the scenario: {e.strerror}") from None
     except json.JSONDecodeError as e:
         raise ScenarioError(f"{path}: not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
     return load_scenario(data, cards=cards, source=str(path))
 
 
