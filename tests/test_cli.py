@@ -99,7 +99,7 @@ def test_play_to_the_end_always_answering_1(
 ) -> None:
     record = tmp_path / "game.json"
     feed_stdin(monkeypatch, *["1"] * 5000)
-    assert cli.main(["play", "--seed", "3", "--save", str(record)]) == 0
+    assert cli.main(["play", "--opponent", "random", "--seed", "3", "--save", str(record)]) == 0
     out = capsys.readouterr().out
     assert "=== Turn 1: your turn, draw phase (draw); your decision ===" in out
     assert "  1. draw 1\n  2. draw 2\n" in out
@@ -120,7 +120,7 @@ def test_play_bad_input_says_why_and_asks_again(
 ) -> None:
     record = tmp_path / "quit.json"
     feed_stdin(monkeypatch, "", "hello", "7", "0", "deploy Princess", "draw", "draw 2", "q")
-    assert cli.main(["play", "--seed", "1", "--save", str(record)]) == 0
+    assert cli.main(["play", "--opponent", "random", "--seed", "1", "--save", str(record)]) == 0
     out = capsys.readouterr().out
     problems = [line for line in play_output(out) if line.startswith("Not understood: ")]
     assert len(problems) == 6
@@ -140,7 +140,7 @@ def test_play_imperial_side_and_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     feed_stdin(monkeypatch, "2")  # one answer, then end of input: a clean exit
-    assert cli.main(["play", "--side", "imperial", "--seed", "4"]) == 0
+    assert cli.main(["play", "--opponent", "random", "--side", "imperial", "--seed", "4"]) == 0
     out = capsys.readouterr().out
     assert "You play Imperial" in out
     assert "Imperial (you)" in out and "Rebel (opponent)" in out
@@ -173,7 +173,7 @@ def test_play_is_reproducible_with_a_seed(
     outs = []
     for _ in range(2):
         feed_stdin(monkeypatch, *["1"] * 40)
-        cli.main(["play", "--seed", "11"])
+        cli.main(["play", "--opponent", "random", "--seed", "11"])
         outs.append(capsys.readouterr().out)
     assert outs[0] == outs[1]
 
@@ -182,16 +182,21 @@ def test_play_bad_options_exit_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     feed_stdin(monkeypatch)
-    assert cli.main(["play", "--rule", "tie=sometimes"]) == 2
+    assert cli.main(["play", "--opponent", "random", "--rule", "tie=sometimes"]) == 2
     assert "rules option tie must be one of" in capsys.readouterr().err
-    assert cli.main(["play", "--rule", "nonsense"]) == 2
+    assert cli.main(["play", "--opponent", "random", "--rule", "nonsense"]) == 2
     assert "name=value" in capsys.readouterr().err
-    assert cli.main(["play", "--cards", str(tmp_path / "none.toml")]) == 2
+    assert cli.main(["play", "--opponent", "random", "--cards", str(tmp_path / "none.toml")]) == 2
     assert "card file not found" in capsys.readouterr().err
-    assert cli.main(["play", "--save", str(tmp_path / "no" / "such" / "r.json")]) == 2
+    assert (
+        cli.main(
+            ["play", "--opponent", "random", "--save", str(tmp_path / "no" / "such" / "r.json")]
+        )
+        == 2
+    )
     assert "does not exist" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
-        cli.main(["play", "--side", "droid"])
+        cli.main(["play", "--opponent", "random", "--side", "droid"])
     assert exc.value.code == 2
 
 
@@ -304,7 +309,7 @@ def test_replay_of_a_played_game(
 ) -> None:
     path = tmp_path / "played.json"
     feed_stdin(monkeypatch, *["1"] * 5000)
-    cli.main(["play", "--seed", "6", "--save", str(path)])
+    cli.main(["play", "--opponent", "random", "--seed", "6", "--save", str(path)])
     out = play_output(capsys.readouterr().out)
     played = [line[4:] for line in out if line.startswith("  | ")]
     assert cli.main(["replay", str(path), "--player", "rebel"]) == 0

@@ -134,13 +134,26 @@ def _print_json(data: Any) -> None:
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "play",
-        help="play one side in the terminal against a random agent",
-        description="Play one side of a game in the terminal against a random agent. Each "
+        help="play one side in the terminal against a computer opponent",
+        description="Play one side of a game in the terminal against a computer opponent "
+        "(information-set MCTS at level normal unless you choose another). Each "
         "decision shows the table as your side sees it (R5) and numbers the legal actions; "
         "answer with a number or an action's text (or its unique start). q quits, ? shows "
         "the table again. Units show ground/space/damage ratings with their attachments.",
     )
     p.add_argument("--side", choices=SIDES, default="rebel", help="your side (default: rebel)")
+    p.add_argument(
+        "--opponent",
+        choices=("random", "heuristic", "ismcts"),
+        default="ismcts",
+        help="the computer opponent (default: ismcts)",
+    )
+    p.add_argument(
+        "--level",
+        choices=("easy", "normal", "hard"),
+        default="normal",
+        help="the ismcts opponent's strength (default: normal)",
+    )
     p.add_argument(
         "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"
     )
@@ -154,7 +167,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from rebelspace.agents import RandomAgent
+    from rebelspace.agents.registry import make_agent
     from rebelspace.sim import derive_seed
     from rebelspace.tui import play_game
 
@@ -171,7 +184,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     game = new_game(seed, options=options, cards=cards)
     person = SIDES.index(args.side)
     # The agent's seed is derived from the game's, so --seed S replays the same opponent.
-    opponent = RandomAgent(derive_seed(seed, 2 + person))
+    spec = f"ismcts:{args.level}" if args.opponent == "ismcts" else args.opponent
+    opponent = make_agent(spec, game.ctx, derive_seed(seed, 2 + person))
     play_game(game, person, opponent)
     if args.save is not None:  # finished or not: an unfinished record replays to where it stopped
         try:
@@ -374,8 +388,63 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- arena -------------------------------------------------------------------------------------
+
+
+def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "arena",
+        help="round robin between agents, duplicate format, on every core",
+        description="Play every pair of agents against each other. Each game seed is played "
+        "twice per pair with the agents swapping sides and the same shuffles (duplicate "
+        "format). Agents: random, heuristic, ismcts, ismcts:easy|normal|hard, ismcts:N "
+        "(N iterations per decision).",
+    )
+    p.add_argument("--agents", required=True, help="comma-separated agent names")
+    p.add_argument("--games", type=_positive_int, default=20, help="games per pair (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    p.add_argument("--workers", type=_positive_int, help="processes (default: every core)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    _add_game_args(p)
+    p.set_defaults(handler=_cmd_arena)
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from rebelspace.agents.registry import make_agent
+    from rebelspace.arena import run_tasks, summarize, tasks
+    from rebelspace.engine import context_for
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    try:
+        cards, options = _cards(args), _rules(args)
+        ctx = context_for(cards, options)
+        for spec in agents:
+            make_agent(spec, ctx, 0)  # reject a bad name before any game starts
+    except RebelSpaceError as exc:
+        return _fail("arena", exc)
+    if len(agents) < 2 or len(set(agents)) != len(agents):
+        return _fail("arena", "--agents needs at least two different agents")
+    todo = tasks(agents, args.games, args.seed)
+    results = list(run_tasks(todo, workers=args.workers, cards=cards, options=options))
+    summary = summarize(agents, results)
+    if args.json:
+        print(json.dumps(summary))
+        return EXIT_OK
+    for m in summary["matches"]:
+        lo, hi = m["ci95"]
+        print(
+            f"{m['a']:>14} vs {m['b']:<14} {m['a_wins']:>4}/{m['games']:<4} "
+            f"{100 * m['a_win_rate']:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+        )
+    print("Ratings (Bradley-Terry, Elo scale):")
+    for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):
+        print(f"  {name:<16} {rating:7.1f}")
+    return EXIT_OK
+
+
 #: Subcommands in help order: name -> function that adds its parser and sets ``handler``.
 SUBCOMMANDS: dict[str, Registrar] = {
+    "arena": _add_arena,
     "decks": _add_decks,
     "play": _add_play,
     "simulate": _add_simulate,
