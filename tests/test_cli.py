@@ -264,10 +264,16 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     for key in ("games_per_second", "decisions_per_second", "copy_us"):
         assert data[key] > 0
     assert data["python"].count(".") == 2
+    assert data["ismcts_iterations_per_second"] > 0
+
+
+def test_bench_engine_only_skips_the_search_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--json", "--games", "1", "--engine-only"]) == 0
+    assert "ismcts_iterations_per_second" not in json.loads(capsys.readouterr().out)
 
 
 def test_bench_text_and_bad_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["bench", "--games", "1", "--rule", "max_groups=4"]) == 0
+    assert cli.main(["bench", "--games", "1", "--engine-only", "--rule", "max_groups=4"]) == 0
     out = capsys.readouterr().out
     assert "copy_us" in out and "decisions_per_second" in out
     assert cli.main(["bench", "--rule", "max_groups=0"]) == 2

@@ -265,11 +265,16 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     _add_game_args(p)
+    p.add_argument(
+        "--engine-only",
+        action="store_true",
+        help="skip the ISMCTS figure (ismcts_iterations_per_second)",
+    )
     p.set_defaults(handler=_cmd_bench)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from rebelspace.sim import bench
+    from rebelspace.sim import bench, bench_ismcts
 
     try:
         cards, options = _cards(args), _rules(args)
@@ -278,6 +283,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     result = bench(
         games=args.games, seconds=args.seconds, seed=args.seed, options=options, cards=cards
     )
+    if not args.engine_only:
+        result.update(bench_ismcts(seed=args.seed))
     if args.json:
         print(json.dumps(result))
     else:

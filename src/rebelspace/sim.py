@@ -232,3 +232,38 @@ def bench(
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
     }
+
+
+def bench_ismcts(
+    *, positions: int = 6, iterations: int = 600, seed: int = 0, level: str = "normal"
+) -> dict[str, Any]:
+    """ISMCTS iterations per second at typical mid-game decisions, on one core.
+
+    The positions come from heuristic self-play: the first decision with at least three legal
+    actions from turn 12 on, in ``positions`` games. Each search runs ``iterations`` iterations
+    with the rollouts of ``level`` and no time cap.
+    """
+    from dataclasses import replace
+
+    from rebelspace.agents.heuristic import heuristic_action
+    from rebelspace.agents.ismcts import LEVELS, ISMCTSAgent
+
+    budget = replace(LEVELS[level], iterations=iterations, seconds=None)
+    done = 0
+    elapsed = 0.0
+    for k in range(positions):
+        game = new_game(derive_seed(seed, 100 + k), log=False)
+        while not game.is_over and (game.turn < 12 or len(game.legal_actions()) < 3):
+            game.apply(heuristic_action(game, game.legal_actions()))
+        if game.is_over:
+            continue
+        agent = ISMCTSAgent(game.ctx, derive_seed(seed, 200 + k), budget)
+        view, legal = game.view(game.to_move), game.legal_actions()
+        start = time.perf_counter()
+        agent.act(view, legal)
+        elapsed += time.perf_counter() - start
+        done += agent.last_iterations
+    return {
+        "ismcts_iterations_per_second": round(done / elapsed) if elapsed else 0,
+        "ismcts_level": level,
+    }

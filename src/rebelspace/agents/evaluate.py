@@ -1,8 +1,11 @@
-"""Position evaluation for cut-off rollouts: how likely a player is to win from here.
+"""Position evaluation for cut-off rollouts: who wins the race to an empty deck.
 
-A deck is a player's life (R9), so the deck difference dominates; units in play are future
-damage and future blocks; cards in hand are future units. The weights were fitted by eye to
-heuristic self-play and are deliberately simple: search does the rest.
+A deck is a player's life (R9): it shrinks by the player's own draws and by the damage the
+opponent's units get through. So the evaluation estimates how many turns each deck lasts,
+``deck / (draws per turn + a share of the opponent's damage in play)``, and scores the
+difference. Against the heuristic player this beat a weighted sum of deck, board and hand
+differences clearly (75% against 57% over 40 games at 150 iterations), so the simple race it
+is. Cards in hand count a little, as future units.
 """
 
 from __future__ import annotations
@@ -11,38 +14,50 @@ import math
 
 from rebelspace.engine import GameState
 
-DECK_WEIGHT = 1.0  # per card of deck difference
-BOARD_WEIGHT = 0.35  # per point of unit strength in play
-HAND_WEIGHT = 0.6  # per card of hand difference
-SCALE = 8.0  # score difference that makes a 73% favourite
+DRAWS_PER_TURN = 1.5  # players draw 1 or 2
+DAMAGE_SHARE = 0.6  # the part of the damage in play that gets through, on average
+HAND_WEIGHT = 0.05  # turns of survival per card of hand difference
+SCALE = 2.0  # a lead of this many turns makes a 73% favourite
 
 
-def strength(state: GameState, player: int) -> float:
-    """Ratings and damage of the units a player controls, attachments included."""
+def damage_in_play(state: GameState, player: int) -> int:
+    """Damage ratings of the units ``player`` could attack with, attachments included."""
     t = state.ctx.tables
-    ground, space, damage = t.ground, t.space, t.damage
+    damage, can_attack = t.damage, t.can_attack
     att = state.att
     total = 0
     for zone in (state.active[player], state.inactive[player]):
         for u in zone:
-            total += max(ground[u], space[u]) + 2 * damage[u]
-            for a in att[u]:
-                total += max(ground[a], space[a]) + 2 * damage[a]
-    return float(total)
+            if can_attack[u]:
+                total += damage[u]
+                for a in att[u]:
+                    total += damage[a]
+    return total
 
 
-def evaluate(state: GameState, player: int) -> float:
-    """Estimated probability in [0, 1] that ``player`` wins; exact once the game is over."""
+def turns_left(state: GameState, player: int) -> float:
+    """Roughly how many turns ``player``'s deck lasts at the current rates."""
+    pressure = DRAWS_PER_TURN + DAMAGE_SHARE * damage_in_play(state, 1 - player)
+    return len(state.deck[player]) / pressure
+
+
+def score(state: GameState, player: int) -> float:
+    """How far ahead ``player`` is in the race, in turns (positive: ahead)."""
+    opp = 1 - player
+    return (
+        turns_left(state, player)
+        - turns_left(state, opp)
+        + HAND_WEIGHT * (len(state.hand[player]) - len(state.hand[opp]))
+    )
+
+
+def evaluate(state: GameState, player: int, baseline: float = 0.0) -> float:
+    """Estimated probability in [0, 1] that ``player`` wins; exact once the game is over.
+
+    ``baseline`` is the score where the estimate is one half: search passes the score of the
+    position it searches from, so what a few turns of play change is what it measures.
+    """
     outcome = state.outcome
     if outcome is not None:
         return 1.0 if outcome.winner == player else 0.0
-    opp = 1 - player
-    score = (
-        DECK_WEIGHT * (len(state.deck[player]) - len(state.deck[opp]))
-        + BOARD_WEIGHT * (strength(state, player) - strength(state, opp))
-        + HAND_WEIGHT * (len(state.hand[player]) - len(state.hand[opp]))
-    )
-    # A deck near empty is worth more per card than a full one: scale by the smaller deck.
-    low = min(len(state.deck[player]), len(state.deck[opp]))
-    scale = SCALE * (0.5 + low / 60.0)
-    return 1.0 / (1.0 + math.exp(-score / scale))
+    return 1.0 / (1.0 + math.exp(-(score(state, player) - baseline) / SCALE))

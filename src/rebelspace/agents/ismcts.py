@@ -20,6 +20,7 @@ from rebelspace.engine import GameContext, GameState, PlayerView
 from rebelspace.engine.sampling import redeal, sample_state
 
 from .evaluate import evaluate
+from .evaluate import score as position_score
 
 Policy = Callable[[GameState, Sequence[int], random.Random], int]
 
@@ -36,17 +37,22 @@ class Budget:
     seconds: float | None = None
     rollout_turns: int = 2
     exploration: float = 0.7
+    hint_bias: float = 1.0  # progressive bias towards the rollout policy's choice
+    policy: str = "heuristic"  # rollout policy: "heuristic" or "random"
 
 
+# Rollouts end with the current turn: measured against the heuristic player, longer rollouts
+# bought fewer iterations and played worse. "easy" searches a little with random rollouts and
+# no bias towards the heuristic's choice, so that it loses to the heuristic more often.
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=30, rollout_turns=1),
-    "normal": Budget(iterations=400, seconds=0.5),
-    "hard": Budget(iterations=1500, seconds=2.0),
+    "easy": Budget(iterations=25, rollout_turns=1, hint_bias=0.0, policy="random"),
+    "normal": Budget(iterations=400, seconds=0.5, rollout_turns=1),
+    "hard": Budget(iterations=1500, seconds=2.0, rollout_turns=1),
 }
 
 
 class Node:
-    __slots__ = ("mover", "visits", "reward", "avail", "children")
+    __slots__ = ("mover", "visits", "reward", "avail", "children", "hint")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the player whose action led here (rewards are theirs)
@@ -54,6 +60,7 @@ class Node:
         self.reward = 0.0
         self.avail = 0  # how often this node's action was legal when its parent was visited
         self.children: dict[int, Node] = {}
+        self.hint = -1  # the rollout policy's choice here, tried first and favoured early
 
 
 class ISMCTSAgent:
@@ -71,9 +78,12 @@ class ISMCTSAgent:
         self.rng = random.Random(seed)
         self.budget = LEVELS[budget] if isinstance(budget, str) else budget
         if rollout_policy is None:
-            from .heuristic import heuristic_action
+            if self.budget.policy == "random":
+                rollout_policy = random_policy
+            else:
+                from .heuristic import heuristic_action
 
-            rollout_policy = heuristic_action
+                rollout_policy = heuristic_action
         self.policy = rollout_policy
         self.last_iterations = 0
 
@@ -97,7 +107,9 @@ class ISMCTSAgent:
         rng = self.rng
         policy = self.policy
         c = budget.exploration
+        bias = budget.hint_bias
         horizon_turns = budget.rollout_turns
+        baseline = position_score(root_state, me)
         iterations = 0
         while iterations < budget.iterations:
             if deadline is not None and iterations % 16 == 0 and time.perf_counter() > deadline:
@@ -121,8 +133,14 @@ class ISMCTSAgent:
                         untried.append(a)
                     else:
                         child.avail += 1
+                if node.hint < 0:
+                    node.hint = policy(state, moves, rng)
                 if untried:
-                    a = untried[int(rng.random() * len(untried))]
+                    a = (
+                        node.hint
+                        if node.hint in untried
+                        else untried[int(rng.random() * len(untried))]
+                    )
                     mover = state.to_move
                     state.apply(a)
                     child = Node(mover)
@@ -132,11 +150,14 @@ class ISMCTSAgent:
                     break
                 best = -1.0
                 pick = moves[0]
+                hint = node.hint
                 for a in moves:
                     child = children[a]
                     score = child.reward / child.visits + c * math.sqrt(
                         math.log(child.avail) / child.visits
                     )
+                    if a == hint:
+                        score += bias / (child.visits + 1)
                     if score > best:
                         best = score
                         pick = a
@@ -147,7 +168,7 @@ class ISMCTSAgent:
             while state.outcome is None and state.turn < horizon:
                 moves = state.legal_actions()
                 state.apply(moves[0] if len(moves) == 1 else policy(state, moves, rng))
-            value = evaluate(state, me)
+            value = evaluate(state, me, baseline)
             for n in path:
                 n.visits += 1
                 n.reward += value if n.mover == me else 1.0 - value

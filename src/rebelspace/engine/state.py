@@ -125,9 +125,7 @@ def new_game(
     ctx = context_for(db, options)
     state = GameState.__new__(GameState)
     state._init_empty(ctx, seed, log)
-    from .rules import turn  # the rules import this module's constants
-
-    turn.setup(state)
+    rules.turn.setup(state)
     return state
 
 
@@ -278,9 +276,7 @@ class GameState:
         """The ids of every legal action for the player to move, ascending (empty when over)."""
         legal = self._legal
         if legal is None:
-            from .rules import LEGAL
-
-            legal = self._legal = LEGAL[self.step](self)
+            legal = self._legal = rules.LEGAL[self.step](self)
         # Sorted, so the list depends only on what the player knows, not on hand order.
         return sorted(legal)
 
@@ -319,20 +315,16 @@ class GameState:
             )
         legal = self._legal
         if legal is None:
-            from .rules import LEGAL
-
-            legal = LEGAL[self.step](self)
+            legal = rules.LEGAL[self.step](self)
         if a not in legal:
             from .rules.explain import explain_illegal
 
             raise IllegalActionError(explain_illegal(self, a, legal))
         self._legal = None
-        from .rules import HANDLERS
-
         kind, card, group, target, extra = space.decoded[a]
         if self.history is not None:
             self.history.append(a)
-        HANDLERS[kind](self, card, group, target, extra)
+        rules.HANDLERS[kind](self, card, group, target, extra)
 
     def action(self, action_id: int) -> Action:
         return self.ctx.space[action_id]
@@ -543,3 +535,7 @@ class GameState:
         for card in self.att[unit]:
             d += dmg[card]
         return d
+
+
+# The rules import this module's constants, so they are bound last, once both exist.
+from . import rules  # noqa: E402
