@@ -51,7 +51,7 @@ def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
     level = arg or "normal"
     if level in LEVELS:
         return ISMCTSAgent(ctx, seed, LEVELS[level])
-    if level.isdigit() and int(level) > 0:
+    if level.isascii() and level.isdigit() and int(level) > 0:
         return ISMCTSAgent(ctx, seed, Budget(iterations=int(level)))
     raise AgentSpecError(
         f"ismcts level must be one of {', '.join(LEVELS)} or a number of iterations, got {arg!r}"

@@ -40,6 +40,7 @@ DISCARD               ``discard Rebel Soldier``                   card
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -138,10 +139,12 @@ class ActionSpace:
                         zone=zone,
                     )
         add(Kind.DONE_TARGETING, "done targeting")
-        trick_types = sorted(
-            {tables.type_of[i] for i in range(tables.n) if tables.ability[i] in TRICK_ABILITIES}
-        )
-        for t in trick_types:
+        # Per card type, not per copy: a type with no copies still has its ids, so the
+        # action space of an edited card list keeps the same layout.
+        ability_of = tables.type_ability
+        for t in all_types:
+            if ability_of[t] not in TRICK_ABILITIES:
+                continue
             add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
         for t in tables.psion_types:
             for h in tables.hero_types:
@@ -155,13 +158,12 @@ class ActionSpace:
             for h in tables.hero_types:
                 add(Kind.ATTACH, f"attach {names[t]} to {names[h]}", card=t, target=h)
         add(Kind.DONE_DEPLOYING, "done deploying")
-        end_abilities = {tables.type_of[i]: tables.ability[i] for i in range(tables.n)}
-        for t in sorted(end_abilities):
-            ability = end_abilities[t]
+        for t in all_types:
+            ability = ability_of[t]
             if ability and ability not in TRICK_ABILITIES and t not in tables.end_types:
                 add(Kind.PLAY_END, f"play {names[t]}", card=t)
         for t in tables.end_types:
-            word = "on" if end_abilities[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
+            word = "on" if ability_of[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
             for u in all_types:
                 add(Kind.PLAY_END_ON, f"play {names[t]} {word} {names[u]}", card=t, target=u)
         add(Kind.END_TURN, "end turn")
@@ -244,11 +246,22 @@ class ActionSpace:
     def ids(self, action: int | str | Action) -> int:
         """Accept an id, a text form or an Action; return the id."""
         if isinstance(action, Action):
+            if not 0 <= action.id < self.size or self.actions[action.id] != action:
+                raise IllegalActionError(
+                    f"{action.text!r} (id {action.id}) is not an action of this game's action "
+                    "space (made for other cards or rules?)"
+                )
             return action.id
         if isinstance(action, str):
             return self.parse(action)
-        if isinstance(action, bool) or not isinstance(action, int):
+        if isinstance(action, bool):
             raise IllegalActionError(f"an action is an id, a text or an Action, got {action!r}")
+        try:
+            action = operator.index(action)  # ints, and integer types such as numpy's
+        except TypeError:
+            raise IllegalActionError(
+                f"an action is an id, a text or an Action, got {action!r}"
+            ) from None
         if not 0 <= action < self.size:
             raise IllegalActionError(
                 f"action id {action} is outside the action space 0..{self.size - 1}"

@@ -116,6 +116,10 @@ _RATINGS = ("ground", "space", "damage")
 _INT_FIELDS = ("count", *_RATINGS, "cost")
 _ALL_FIELDS = ("name", "side", "type", *_INT_FIELDS, "notes")
 _MAX_COST = 9
+# Far above any printed number, low enough that a card file (or a record from a client) can
+# never make a game of millions of cards.
+_MAX_COUNT = 200
+_MAX_RATING = 99
 _NOTE_SPLIT = re.compile(r"[,;]")
 
 
@@ -425,6 +429,10 @@ def _parse_row(row: Any, *, index: int, number: int, source: str) -> CardType:
             raise fail(field, f"must be a non-negative integer, got {value!r}")
         if field == "cost" and value > _MAX_COST:
             raise fail(field, f"must be an integer from 0 to {_MAX_COST}, got {value!r}")
+        if field == "count" and value > _MAX_COUNT:
+            raise fail(field, f"must be an integer from 0 to {_MAX_COUNT}, got {value!r}")
+        if field in _RATINGS and value > _MAX_RATING:
+            raise fail(field, f"must be an integer from 0 to {_MAX_RATING}, got {value!r}")
         values[field] = value
 
     notes = row["notes"]

@@ -45,6 +45,8 @@ def save_record(state: GameState, path: str | os.PathLike[str]) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        raise RecordError(f"{path}: cannot write the record: {e.strerror}") from None
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -85,6 +87,11 @@ def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") 
     actions = record.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f"{source}: field 'actions' must be a list of action texts")
+    # The texts are the record; the ids, where given, must agree with them (a changed card
+    # list or action space would make them drift).
+    ids = record.get("action_ids")
+    if ids is not None and not isinstance(ids, list):
+        raise RecordError(f"{source}: field 'action_ids' must be a list of action ids")
     state = new_game(seed, options=options, cards=cards, log=log)
     for i, text in enumerate(actions):
         try:
@@ -93,4 +100,31 @@ def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") 
             raise RecordError(
                 f"{source}: action {i + 1} ({text!r}) cannot be replayed: {e}"
             ) from None
+        if (
+            ids is not None
+            and i < len(ids)
+            and state.history is not None
+            and (state.history[-1] != ids[i])
+        ):
+            raise RecordError(
+                f"{source}: action {i + 1} ({text!r}) has id {state.history[-1]}, but the "
+                f"record says {ids[i]!r}"
+            )
+    stated = record.get("result")
+    if stated is not None:
+        outcome = state.outcome
+        replayed = (
+            None
+            if outcome is None
+            else {"winner": outcome.winner_name.lower(), "reason": outcome.reason}
+        )
+        if (
+            not isinstance(stated, dict)
+            or replayed is None
+            or ({k: stated.get(k) for k in replayed} != replayed)
+        ):
+            raise RecordError(
+                f"{source}: the record states the result {stated!r}, but replaying it gives "
+                f"{replayed!r}"
+            )
     return state

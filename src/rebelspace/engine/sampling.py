@@ -132,7 +132,8 @@ class _Sampler:
         s.passes = b.passes
         s.battle_next = b.next_battle - 1
         s.pending_damage = b.pending_damage
-        cannons = [u for u in s.active[d] if t.ion_cannon[u]]
+        # A cannon that fired may since have been destroyed in a battle of this phase.
+        cannons = [u for u in (*s.active[d], *s.discard[d]) if t.ion_cannon[u]]
         s.ion_used = tuple(cannons[: b.ion_cannons_fired])
         psions = []
         for card_name, hero_name in b.psion_cards:

@@ -62,6 +62,7 @@ from .state import (
     GameState,
     context_for,
 )
+from .tables import AB_CONVERT
 
 SIDES = ("rebel", "imperial")
 PHASES = ("draw", "attack", "deploy", "end")
@@ -111,8 +112,9 @@ class _Builder:
         if unknown:
             self.fail(unknown[0], f"unknown field; known fields: {sorted(TOP_FIELDS)}")
         self.data = data
+        rules = self.get("rules", dict, {})
         try:
-            options = RulesOptions.from_dict(self.get("rules", dict, {}))
+            options = RulesOptions.from_dict(rules)
         except (RebelSpaceError, TypeError) as e:
             self.fail("rules", str(e))
         self.ctx = context_for(cards, options)
@@ -184,6 +186,8 @@ class _Builder:
         elif phase == "deploy":
             begin_deploy(s)
             s.points = self.get("deploy_points", int, self.ctx.options.deploy_points)
+            if s.points < 0:
+                self.fail("deploy_points", f"must be 0 or more, got {s.points}")
         elif phase == "end":
             s.step = END
             s.to_move = s.player
@@ -230,6 +234,23 @@ class _Builder:
                 cards = tuple(
                     self.take(a, f"{field}.attachments[{j}]") for j, a in enumerate(attachments)
                 )
+                markers = 0
+                for j, c in enumerate(cards):
+                    where = f"{field}.attachments[{j}]"
+                    if t.ability[c] == AB_CONVERT:  # R28: the card that took the hero
+                        markers += 1
+                        if t.owner[c] != p or markers > 1:
+                            self.fail(
+                                where,
+                                f"{s.name(c)} can only mark a hero that {name} "
+                                "took with it, once (R28)",
+                            )
+                    elif not t.is_attachment[c]:
+                        self.fail(
+                            where,
+                            f"{s.name(c)} is not an item or companion; psion "
+                            "cards are played in battle tricks (R24), units deployed",
+                        )
                 s.att[u] = cards
                 zone.append(u)
         for field in ("deck", "deck_top"):
@@ -305,8 +326,12 @@ class _Builder:
                 self.get("blockers", list, [], group, field + "."),
                 field + ".blockers",
             )
+            if blockers and step_name == "form groups":
+                self.fail(field + ".blockers", "blocks come after the groups are formed")
             target = -1
             if group.get("target") is not None:
+                if step_name in ("form groups", "block"):
+                    self.fail(field + ".target", f"targets come after blocks, not at {step_name}")
                 if blockers:
                     self.fail(field + ".target", "a blocked group cannot target")
                 spec = group["target"]
@@ -316,7 +341,22 @@ class _Builder:
                     spec = spec.get("name")
                 if zone not in ("active", "inactive"):
                     self.fail(field + ".target.zone", f"must be active or inactive, got {zone!r}")
+                if zone == "inactive" and not self.ctx.options.target_inactive:
+                    self.fail(
+                        field + ".target",
+                        "an inactive target, but the rules option target_inactive is off",
+                    )
                 target = self.pick(s, getattr(s, zone)[d], [spec], field + ".target")[0]
+                fits_kind = (
+                    t.is_space_unit[target]
+                    if kind == SPACE_BATTLE
+                    else t.is_ground_unit[target] or t.is_hero[target]
+                )
+                if not fits_kind:
+                    self.fail(
+                        field + ".target",
+                        f"a {kind_name} group cannot target {s.name(target)} (R16)",
+                    )
             from .rules.attack import fits, starts
 
             for members, label in ((units, "units"), (blockers, "blockers")):

@@ -308,6 +308,8 @@ class GameState:
                 f"{space.text(a)!r} is not legal: the game is over "
                 f"({self.outcome.winner_name} won: {self.outcome.reason})"
             )
+        if player is not None and (type(player) is not int or player not in PLAYERS):
+            raise IllegalActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
         if player is not None and player != self.to_move:
             raise IllegalActionError(
                 f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "

@@ -75,6 +75,7 @@ class Tables:
     ion_cannon: tuple[bool, ...]
     shields: tuple[bool, ...]
     ability: tuple[int, ...]
+    type_ability: tuple[int, ...]  # per card type index
     hero_types: tuple[int, ...]
     psion_types: tuple[int, ...]
     attachment_types: tuple[int, ...]
@@ -137,6 +138,7 @@ class Tables:
             ion_cannon=col(lambda ct: "ion_cannon" in ct.keywords),
             shields=col(lambda ct: "shields" in ct.keywords),
             ability=col(lambda ct: ability_of_type[ct.index]),
+            type_ability=tuple(ability_of_type),
             hero_types=tuple(ct.index for ct in types if ct.kind == HERO),
             psion_types=tuple(ct.index for ct in types if ct.kind == PSION),
             attachment_types=tuple(ct.index for ct in types if ct.kind == ATTACHMENT),

@@ -96,7 +96,7 @@ class PlayerView:
 
 
 def make_view(s: GameState, player: int) -> PlayerView:
-    if player not in (0, 1):
+    if type(player) is not int or player not in (0, 1):
         raise ValueError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
     t = s.ctx.tables
     names = t.names

@@ -68,6 +68,19 @@ def explain_illegal(s: GameState, action_id: int, legal: list[int]) -> str:
             f"{space.tables.names[action.card]} costs more than the {s.points} deploy "
             f"point{'s' if s.points != 1 else ''} {who} has left"
         )
+    elif action.kind == Kind.ATTACH and not _controls(s, s.to_move, action.target):
+        reason = f"{who} controls no {space.tables.names[action.target]} to attach it to"
+    elif action.kind in (Kind.FORM_GROUND, Kind.FORM_SPACE, Kind.ADD, Kind.BLOCK) and not any(
+        s.ctx.tables.type_of[u] == action.card and not s.busy[u] for u in s.active[s.to_move]
+    ):
+        reason = f"{who} has no {space.tables.names[action.card]} free in the Active Zone"
+    elif action.kind == Kind.ADD and action.group < len(s.groups):
+        kind = ("ground", "space")[s.gkind[action.group]]
+        reason = (
+            f"{space.tables.names[action.card]} cannot join {kind} group {action.group + 1} "
+            "(R12: ground groups hold ground units and heroes; space groups hold space units "
+            "and one Pilot per Fighter, one Captain per Ship)"
+        )
     elif action.kind == Kind.DRAW:
         reason = f"{who} may draw {', '.join(space.text(a)[5:] for a in legal)} card(s) now"
     elif action.group >= 0 and action.group >= len(s.groups):
@@ -81,3 +94,8 @@ def explain_illegal(s: GameState, action_id: int, legal: list[int]) -> str:
 
 def _first_instance(s: GameState, card_type: int) -> int:
     return s.ctx.tables.type_of.index(card_type)
+
+
+def _controls(s: GameState, player: int, card_type: int) -> bool:
+    type_of = s.ctx.tables.type_of
+    return any(type_of[u] == card_type for z in (s.active[player], s.inactive[player]) for u in z)
