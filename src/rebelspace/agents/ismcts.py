@@ -39,6 +39,7 @@ class Budget:
     exploration: float = 0.7
     hint_bias: float = 1.0  # progressive bias towards the rollout policy's choice
     policy: str = "heuristic"  # rollout policy: "heuristic" or "random"
+    widening: int = 0  # visits per extra child below the root (0: expand freely)
 
 
 # Rollouts end with the current turn: measured against the heuristic player, longer rollouts
@@ -108,6 +109,7 @@ class ISMCTSAgent:
         policy = self.policy
         c = budget.exploration
         bias = budget.hint_bias
+        widen = budget.widening
         horizon_turns = budget.rollout_turns
         baseline = position_score(root_state, me)
         iterations = 0
@@ -135,7 +137,16 @@ class ISMCTSAgent:
                         child.avail += 1
                 if node.hint < 0:
                     node.hint = policy(state, moves, rng)
-                if untried:
+                # Progressive widening below the root: a node tries the policy's choice first
+                # and one more action per ``widen`` visits, so that few iterations are not
+                # spent on random play deep in the tree.
+                expandable = untried and (
+                    node is root
+                    or not widen
+                    or len(children) < 1 + node.visits // widen
+                    or not any(a in children for a in moves)
+                )
+                if expandable:
                     a = (
                         node.hint
                         if node.hint in untried
@@ -152,7 +163,9 @@ class ISMCTSAgent:
                 pick = moves[0]
                 hint = node.hint
                 for a in moves:
-                    child = children[a]
+                    child = children.get(a)
+                    if child is None:
+                        continue
                     score = child.reward / child.visits + c * math.sqrt(
                         math.log(child.avail) / child.visits
                     )

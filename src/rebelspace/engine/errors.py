@@ -7,6 +7,10 @@ with ``IllegalMoveError``). Messages name the offending input and the situation.
 
 from __future__ import annotations
 
+import json
+import os
+from typing import Any
+
 
 class RebelSpaceError(Exception):
     """Base of all errors the engine raises for bad input."""
@@ -26,3 +30,16 @@ class ScenarioError(RebelSpaceError, ValueError):
 
 class RecordError(RebelSpaceError, ValueError):
     """A game record is malformed or does not replay."""
+
+
+def read_json(path: str | os.PathLike[str], error: type[RebelSpaceError], what: str) -> Any:
+    """Read a JSON file; any failure becomes ``error`` with a message naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise error(f"{path}: cannot read the {what}: {e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise error(f"{path}: not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise error(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from .cards import CardDB, cards_from_data
-from .errors import IllegalActionError, RebelSpaceError, RecordError
+from .errors import IllegalActionError, RebelSpaceError, RecordError, read_json
 from .options import RulesOptions
 from .state import GameState, new_game
 
@@ -53,15 +53,7 @@ def save_record(state: GameState, path: str | os.PathLike[str]) -> None:
 
 
 def load_record(path: str | os.PathLike[str]) -> dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise RecordError(f"{path}: cannot read the record: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path}: not valid JSON: {e}") from None
-    except UnicodeDecodeError as e:
-        raise RecordError(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
+    data: dict[str, Any] = read_json(path, RecordError, "record")
     return data
 
 

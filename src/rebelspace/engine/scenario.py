@@ -41,12 +41,11 @@ naming the field.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, NoReturn
 
 from .cards import CardDB
-from .errors import IllegalActionError, RebelSpaceError, ScenarioError
+from .errors import IllegalActionError, RebelSpaceError, ScenarioError, read_json
 from .options import RulesOptions
 from .rules.attack import begin_attack
 from .rules.turn import begin_deploy
@@ -84,15 +83,7 @@ TOP_FIELDS = {
 
 
 def load_scenario_file(path: str | os.PathLike[str], cards: CardDB | None = None) -> GameState:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read the scenario: {e.strerror}") from None
-    except json.JSONDecodeError as e:
-        raise ScenarioError(f"{path}: not valid JSON: {e}") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
+    data = read_json(path, ScenarioError, "scenario")
     return load_scenario(data, cards=cards, source=str(path))
 
 

@@ -7,6 +7,7 @@ public information (units in play), so skipping never tells a player anything ab
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..state import (
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from ..tables import Tables
 
 KIND_NAMES = ("ground", "space")
+Legal = Callable[["GameState"], list[int]]
+Begin = Callable[["GameState"], None]
 
 
 def begin_attack(s: GameState) -> None:
@@ -193,14 +196,19 @@ def legal_ion(s: GameState) -> list[int]:
     return out
 
 
-def begin_ion(s: GameState) -> None:
-    s.step = ION
-    s.to_move = 1 - s.player
-    legal = legal_ion(s)
+def _offer(s: GameState, step: int, player: int, legal_of: Legal, otherwise: Begin) -> None:
+    """Wait for ``player``'s decision in ``step``, unless "done" is all it could do (R34)."""
+    s.step = step
+    s.to_move = player
+    legal = legal_of(s)
     if len(legal) > 1:
         s._legal = legal
     else:
-        begin_block(s)
+        otherwise(s)
+
+
+def begin_ion(s: GameState) -> None:
+    _offer(s, ION, 1 - s.player, legal_ion, begin_block)
 
 
 def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -249,13 +257,7 @@ def legal_block(s: GameState) -> list[int]:
 
 
 def begin_block(s: GameState) -> None:
-    s.step = BLOCK
-    s.to_move = 1 - s.player
-    legal = legal_block(s)
-    if len(legal) > 1:
-        s._legal = legal
-    else:
-        begin_target(s)
+    _offer(s, BLOCK, 1 - s.player, legal_block, begin_target)
 
 
 def do_block(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -306,13 +308,7 @@ def legal_target(s: GameState) -> list[int]:
 
 
 def begin_target(s: GameState) -> None:
-    s.step = TARGET
-    s.to_move = s.player
-    legal = legal_target(s)
-    if len(legal) > 1:
-        s._legal = legal
-    else:
-        begin_tricks(s)
+    _offer(s, TARGET, s.player, legal_target, begin_tricks)
 
 
 def do_target(s: GameState, card: int, group: int, target: int, zone: int) -> None:
