@@ -5,7 +5,7 @@ opponent's units get through. So the evaluation estimates how many turns each de
 ``deck / (draws per turn + a share of the opponent's damage in play)``, and scores the
 difference. Against the heuristic player this beat a weighted sum of deck, board and hand
 differences clearly (75% against 57% over 40 games at 150 iterations), so the simple race it
-is. Cards in hand count a little, as future units.
+is. Cards in hand count as damage to come, so that drawing has its worth.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rebelspace.engine import GameState
 
 DRAWS_PER_TURN = 1.5  # players draw 1 or 2
 DAMAGE_SHARE = 0.6  # the part of the damage in play that gets through, on average
-HAND_WEIGHT = 0.05  # turns of survival per card of hand difference
+HAND_DAMAGE = 0.5  # damage a card in hand will add once deployed, on average
 SCALE = 2.0  # a lead of this many turns makes a 73% favourite
 
 
@@ -37,18 +37,14 @@ def damage_in_play(state: GameState, player: int) -> int:
 
 def turns_left(state: GameState, player: int) -> float:
     """Roughly how many turns ``player``'s deck lasts at the current rates."""
-    pressure = DRAWS_PER_TURN + DAMAGE_SHARE * damage_in_play(state, 1 - player)
-    return len(state.deck[player]) / pressure
+    opp = 1 - player
+    threat = damage_in_play(state, opp) + HAND_DAMAGE * len(state.hand[opp])
+    return len(state.deck[player]) / (DRAWS_PER_TURN + DAMAGE_SHARE * threat)
 
 
 def score(state: GameState, player: int) -> float:
     """How far ahead ``player`` is in the race, in turns (positive: ahead)."""
-    opp = 1 - player
-    return (
-        turns_left(state, player)
-        - turns_left(state, opp)
-        + HAND_WEIGHT * (len(state.hand[player]) - len(state.hand[opp]))
-    )
+    return turns_left(state, player) - turns_left(state, 1 - player)
 
 
 def evaluate(state: GameState, player: int, baseline: float = 0.0) -> float:
