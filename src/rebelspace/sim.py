@@ -18,12 +18,11 @@ from typing import Any
 
 from rebelspace.agents import Agent, RandomAgent
 from rebelspace.engine import IMPERIAL, REBEL, CardDB, GameState, RulesOptions, new_game
+from rebelspace.engine.rng import GOLDEN, mix64
 
 #: A game that has not ended after this many decisions is an engine bug (a real game of random
 #: play takes a few hundred); stop it loudly rather than loop for ever.
 MAX_DECISIONS = 100_000
-
-_MASK64 = (1 << 64) - 1
 
 
 def derive_seed(seed: int, stream: int) -> int:
@@ -33,10 +32,7 @@ def derive_seed(seed: int, stream: int) -> int:
     ``S+i`` do not replay the choices of the agents of game ``S+i+1``. Deterministic across
     runs and platforms (no ``hash()``, which is salted per process for strings).
     """
-    z = (seed * 0x9E3779B97F4A7C15 + (stream + 1) * 0xD1B54A32D192ED03) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return (z ^ (z >> 31)) >> 1  # 63 bits: a non-negative int for any consumer
+    return mix64(seed * GOLDEN + (stream + 1) * 0xD1B54A32D192ED03) >> 1  # 63 bits, >= 0
 
 
 def agent_seeds(game_seed: int) -> tuple[int, int]:

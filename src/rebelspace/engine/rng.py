@@ -15,13 +15,18 @@ def seed_state(seed: int) -> int:
     return (seed * GOLDEN) & MASK64
 
 
+def mix64(z: int) -> int:
+    """SplitMix64's output function: nearby inputs give unrelated 64-bit outputs."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
 def next_u64(state: int) -> tuple[int, int]:
     """Advance the generator: returns (new state, 64-bit output)."""
     state = (state + GOLDEN) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
+    return state, mix64(state)
 
 
 def shuffle(items: list[int], state: int) -> int:

@@ -495,13 +495,6 @@ class GameState:
         self._legal = []
         self.say(f"{PLAYER_NAMES[winner]} wins: {reason}")
 
-    def controller(self, unit: int) -> int:
-        """Who controls a unit in play (-1 if it is not in play)."""
-        for p in PLAYERS:
-            if unit in self.active[p] or unit in self.inactive[p]:
-                return p
-        return -1
-
     def remove_from_play(self, unit: int) -> None:
         for zones in (self.active, self.inactive):
             for zone in zones:

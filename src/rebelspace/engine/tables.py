@@ -60,7 +60,6 @@ class Tables:
     is_unit: tuple[bool, ...]
     is_ground_unit: tuple[bool, ...]  # Ground or G/S (R2)
     is_space_unit: tuple[bool, ...]  # Space or G/S (R2)
-    is_gs: tuple[bool, ...]
     is_attachment: tuple[bool, ...]
     is_psion: tuple[bool, ...]
     is_action: tuple[bool, ...]
@@ -117,7 +116,6 @@ class Tables:
             is_unit=col(lambda ct: ct.is_unit),
             is_ground_unit=col(lambda ct: ct.kind in ("ground", GS)),
             is_space_unit=col(lambda ct: ct.kind in (SPACE, GS)),
-            is_gs=col(lambda ct: ct.kind == GS),
             is_attachment=col(lambda ct: ct.kind == ATTACHMENT),
             is_psion=col(lambda ct: ct.kind == PSION),
             is_action=col(lambda ct: ct.kind == ACTION),
