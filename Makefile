@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp
 
-.PHONY: venv test test-quick play bench lint clean
+.PHONY: venv test test-quick play bench lint clean chromium serve
 
 venv: $(STAMP)
 
@@ -13,15 +13,20 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e '.[dev]'
+	$(BIN)/python -m pip install -e '.[dev,rl,ray]'
 	touch $(STAMP)
 
-test: venv
-	$(BIN)/ruff check src tests
+test: venv chromium
+	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2
 
-test-quick: venv
-	$(BIN)/ruff check src tests
+# The browser client's end-to-end tests drive Debian's chromium through Playwright
+# (Playwright's own browser download does not work here). Installed only when missing.
+chromium:
+	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+
+test-quick: venv chromium
+	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 play: venv
@@ -30,8 +35,12 @@ play: venv
 bench: venv
 	$(BIN)/rebelspace bench --json
 
+# The game server on http://127.0.0.1:8000/ (games kept in ./rebelspace-games.sqlite3).
+serve: venv
+	$(BIN)/rebelspace serve
+
 lint: venv
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests examples
 	$(BIN)/mypy
 
 clean:

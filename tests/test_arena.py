@@ -270,7 +270,10 @@ def test_arena_command_on_one_worker(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("agents", "message"),
     [
-        ("random,alphazero", "unknown agent 'alphazero'; known: heuristic, ismcts, random"),
+        (
+            "random,alphazero",
+            "unknown agent 'alphazero'; known: heuristic, ismcts, openspiel-ismcts, policy, random",
+        ),
         ("random,ismcts:insane", "ismcts level must be one of easy, normal, hard"),
         ("random,random", "--agents needs at least two different agents"),
         ("heuristic", "--agents needs at least two different agents"),

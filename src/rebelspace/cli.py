@@ -268,13 +268,14 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--engine-only",
         action="store_true",
-        help="skip the ISMCTS figure (ismcts_iterations_per_second)",
+        help="skip the ISMCTS and environment figures (ismcts_iterations_per_second, "
+        "env_steps_per_second)",
     )
     p.set_defaults(handler=_cmd_bench)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from rebelspace.sim import bench, bench_ismcts
+    from rebelspace.sim import bench, bench_env, bench_ismcts
 
     try:
         cards, options = _cards(args), _rules(args)
@@ -285,6 +286,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     )
     if not args.engine_only:
         result.update(bench_ismcts(seed=args.seed))
+        # Only with the rl extra: PettingZoo/Gymnasium env steps per second (rebelspace.env).
+        result.update(bench_env(games=args.games, seed=args.seed, options=options))
     if args.json:
         print(json.dumps(result))
     else:
@@ -396,7 +399,8 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Play every pair of agents against each other. Each game seed is played "
         "twice per pair with the agents swapping sides and the same shuffles (duplicate "
         "format). Agents: random, heuristic, ismcts, ismcts:easy|normal|hard, ismcts:N "
-        "(N iterations per decision).",
+        "(N iterations per decision); with the rl extra, openspiel-ismcts[:N] (OpenSpiel's "
+        "ISMCTS bot) and policy:PATH (a trained masked policy).",
     )
     p.add_argument("--agents", required=True, help="comma-separated agent names")
     p.add_argument("--games", type=_positive_int, default=20, help="games per pair (default 20)")
@@ -440,6 +444,36 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- serve, loadtest (the game server: rebelspace.server) ---------------------------------------
+
+
+def _add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.server.serve import add_serve
+
+    add_serve(subparsers)
+
+
+def _add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.server.serve import add_loadtest
+
+    add_loadtest(subparsers)
+
+
+# --- the balance lab (rebelspace.lab): balance, report, ablate, compare, sweep, suggest --------
+
+
+def _lab_registrar(name: str) -> Registrar:
+    def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        from rebelspace.lab.cli import COMMANDS
+
+        COMMANDS[name](subparsers)
+
+    return register
+
+
+LAB_COMMANDS = ("balance", "report", "ablate", "compare", "sweep", "suggest", "bench-lab")
+
+
 #: Subcommands in help order: name -> function that adds its parser and sets ``handler``.
 SUBCOMMANDS: dict[str, Registrar] = {
     "arena": _add_arena,
@@ -449,6 +483,9 @@ SUBCOMMANDS: dict[str, Registrar] = {
     "bench": _add_bench,
     "replay": _add_replay,
     "scenario": _add_scenario,
+    "serve": _add_serve,
+    "loadtest": _add_loadtest,
+    **{name: _lab_registrar(name) for name in LAB_COMMANDS},
 }
 
 

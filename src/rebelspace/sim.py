@@ -230,6 +230,18 @@ def bench(
     }
 
 
+def bench_env(
+    *, games: int | None = None, seed: int = 0, options: RulesOptions | None = None
+) -> dict[str, Any]:
+    """``env_steps_per_second`` of the AI research environments (random play, one core), or
+    nothing when the optional ``rl`` extra is not installed. See ``rebelspace.env.bench``."""
+    try:
+        from rebelspace.env.bench import bench_env as run
+    except ImportError:
+        return {}
+    return run(games=games, seed=seed, options=options)
+
+
 def bench_ismcts(
     *, positions: int = 6, iterations: int = 600, seed: int = 0, level: str = "normal"
 ) -> dict[str, Any]:

@@ -59,6 +59,7 @@ def rules_options(draw: st.DrawFn) -> RulesOptions:
         draw_max=draw_max,
         target_inactive=draw(st.booleans()),
         max_groups=draw(st.integers(1, 8)),
+        first_player=draw(st.sampled_from(("rebel", "imperial"))),
     )
 
 

@@ -112,6 +112,7 @@ def rules_options(draw: st.DrawFn) -> RulesOptions:
         draw_max=draw_max,
         target_inactive=draw(st.booleans()),
         max_groups=draw(st.integers(1, 8)),
+        first_player=draw(st.sampled_from(("rebel", "imperial"))),
     )
 
 
@@ -1041,7 +1042,8 @@ def test_clones_are_equal_and_independent_slow(
 
 # Slots that do not decide the game: shared context, the seed (the generator state ``rng``
 # carries it), the log, the history and the legal-action cache.
-NOT_IN_KEY = frozenset({"ctx", "seed", "log", "history", "_legal"})
+# The tally is the balance lab's statistics, not part of the game (engine/tally.py).
+NOT_IN_KEY = frozenset({"ctx", "seed", "log", "history", "tally", "_legal"})
 
 
 def changed(value: Any) -> Any:

@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 from helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
 
-from rebelspace.engine import IllegalActionError, load_cards, new_game
+from rebelspace.engine import IllegalActionError, RulesOptions, load_cards, new_game
 from rebelspace.engine.cards import deck_report
+from rebelspace.engine.options import OptionsError
 
 # ----------------------------------------------------------------------------- R1 deck lists
 
@@ -251,6 +252,19 @@ def test_r6_setup_deals_five_each_and_the_rebel_moves_first() -> None:
     assert (len(s.deck[REBEL]), len(s.deck[IMPERIAL])) == (71, 62)
     assert (s.turn, s.player, s.to_move, s.phase) == (1, REBEL, REBEL, "draw")
     assert not s.active[REBEL] and not s.inactive[IMPERIAL] and not s.discard[REBEL]
+
+
+def test_r6_first_player_option_lets_the_imperial_move_first() -> None:
+    s = new_game(seed=9, options=RulesOptions(first_player="imperial"))
+    assert (s.turn, s.player, s.to_move, s.phase) == (1, IMPERIAL, IMPERIAL, "draw")
+    assert s.legal_action_texts() == ["draw 1", "draw 2"]
+    # The same shuffles as the standard game: only who starts changes.
+    assert s.deck == new_game(seed=9).deck
+
+
+def test_r6_first_player_option_rejects_an_unknown_side() -> None:
+    with pytest.raises(OptionsError, match="first_player"):
+        RulesOptions(first_player="droid")
 
 
 def test_r6_decks_are_shuffled_by_the_seed() -> None:

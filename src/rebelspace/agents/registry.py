@@ -1,7 +1,9 @@
 """Agents by name, as the command line and the arena spell them.
 
 ``random``, ``heuristic``, ``ismcts`` (level ``normal``), ``ismcts:easy``, ``ismcts:hard``,
-``ismcts:500`` (500 iterations per decision, no time cap).
+``ismcts:500`` (500 iterations per decision, no time cap). With the ``rl`` extra:
+``openspiel-ismcts[:N]`` (OpenSpiel's ISMCTS bot, N simulations, default 100) and
+``policy:PATH`` (a masked policy saved by ``examples/train_maskable_ppo.py``).
 """
 
 from __future__ import annotations
@@ -58,8 +60,45 @@ def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
     )
 
 
+def _needs_rl(spec: str, module: str) -> None:
+    """A clear error when an agent needs the optional ``rl`` extra and it is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise AgentSpecError(
+            f"the {spec} agent needs the optional dependencies of rebelspace[rl] "
+            f"({module} is not installed): pip install 'rebelspace[rl]'"
+        )
+
+
+def _openspiel_ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
+    # OpenSpiel's own Python ISMCTS bot (rebelspace.env.openspiel_game), N simulations.
+    if arg and not (arg.isascii() and arg.isdigit() and int(arg) > 0):
+        raise AgentSpecError(f"openspiel-ismcts takes a number of iterations, got {arg!r}")
+    _needs_rl("openspiel-ismcts", "pyspiel")
+    from rebelspace.env.openspiel_game import OpenSpielISMCTSAgent
+
+    return OpenSpielISMCTSAgent(int(arg) if arg else 100, seed, ctx)
+
+
+def _policy(arg: str, ctx: GameContext, seed: int) -> Agent:
+    # A masked policy saved by examples/train_maskable_ppo.py (rebelspace.env.policy_agent).
+    import os
+
+    if not arg:
+        raise AgentSpecError("the policy agent needs a file: policy:PATH")
+    if not os.path.isfile(arg):
+        raise AgentSpecError(f"policy file {arg!r} does not exist")
+    _needs_rl("policy", "sb3_contrib")
+    from rebelspace.env.policy_agent import PolicyAgent
+
+    return PolicyAgent(arg, ctx, seed)
+
+
 _FACTORIES: dict[str, Callable[[str, GameContext, int], Agent]] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "openspiel-ismcts": _openspiel_ismcts,  # needs the rl extra
+    "policy": _policy,  # needs the rl extra
 }

@@ -11,6 +11,7 @@ from typing import Any
 from .errors import RebelSpaceError
 
 TIE_RESULTS = ("both", "attacker", "defender")
+FIRST_PLAYERS = ("rebel", "imperial")
 
 
 class OptionsError(RebelSpaceError, ValueError):
@@ -29,10 +30,18 @@ class RulesOptions:
     draw_max: int = 2  # R8, before "Draw 1 extra card per turn" bonuses
     target_inactive: bool = True  # R16: inactive units may be targeted
     max_groups: int = 8  # R32 (ours): battle groups per side per attack phase
+    # R6: the Rebel takes the first turn. A designer's variant, so that the balance lab can
+    # tell the first-move advantage apart from the side advantage.
+    first_player: str = "rebel"
 
     def __post_init__(self) -> None:
         if self.tie not in TIE_RESULTS:
             raise OptionsError(f"rules option tie must be one of {TIE_RESULTS}, got {self.tie!r}")
+        if self.first_player not in FIRST_PLAYERS:
+            raise OptionsError(
+                f"rules option first_player must be one of {FIRST_PLAYERS}, "
+                f"got {self.first_player!r}"
+            )
         for name, low in (
             ("hand_limit", 0),
             ("deploy_points", 0),

@@ -147,9 +147,9 @@ class _Sampler:
             psions.append((card, hero))
         s.psions = tuple(psions)
         if b.casualty_group is not None:
-            g = b.casualty_group - 1
+            cg = b.casualty_group - 1
             side = 0 if b.casualty_from == "attacker" else 1
-            s.cas = (g, side, b.casualty_budget or 0, s.gkind[g])
+            s.cas = (cg, side, b.casualty_budget or 0, s.gkind[cg])
 
 
 def redeal(state: GameState, player: int, rng: random.Random) -> GameState:

@@ -18,6 +18,7 @@ from .errors import IllegalActionError
 from .options import RulesOptions
 from .rng import seed_state, shuffle
 from .tables import Tables
+from .tally import Tally
 
 if TYPE_CHECKING:
     from .views import PlayerView
@@ -116,15 +117,19 @@ def new_game(
     options: RulesOptions | None = None,
     cards: CardDB | str | os.PathLike[str] | None = None,
     log: bool = True,
+    tally: bool = False,
 ) -> GameState:
     """Shuffle both decks with ``seed``, deal the starting hands and wait for the first draw (R6).
 
     ``log=False`` skips building the readable game log (simulations and search don't read it).
+    ``tally=True`` counts kills, damage and deck sizes for the balance lab (``engine/tally.py``).
     """
     db = cards if isinstance(cards, CardDB) or cards is None else load_cards(cards)
     ctx = context_for(db, options)
     state = GameState.__new__(GameState)
     state._init_empty(ctx, seed, log)
+    if tally:
+        state.tally = Tally(len(ctx.cards.types))
     rules.turn.setup(state)
     return state
 
@@ -167,6 +172,7 @@ class GameState:
         "rng",
         "log",
         "history",
+        "tally",
         "_legal",
     )
 
@@ -206,6 +212,7 @@ class GameState:
     rng: int
     log: list[tuple[int, str]] | None  # (visibility: PUBLIC or a player, text)
     history: list[int] | None
+    tally: Tally | None  # statistics for the balance lab; not part of the game
     _legal: list[int] | None
 
     def _init_empty(self, ctx: GameContext, seed: int, log: bool) -> None:
@@ -244,6 +251,7 @@ class GameState:
         self.rng = seed_state(seed)
         self.log = [] if log else None
         self.history = []
+        self.tally = None
         self._legal = None
 
     # ----------------------------------------------------------------- public API
@@ -347,6 +355,18 @@ class GameState:
 
         return make_view(self, player)
 
+    def public_view(self) -> PlayerView:
+        """What a spectator may know of this position: public information only."""
+        from .views import make_public_view
+
+        return make_public_view(self)
+
+    def public_log_lines(self) -> list[str]:
+        """The log without either player's hidden lines (what a spectator may read)."""
+        if self.log is None:
+            return []
+        return [text for vis, text in self.log if vis == PUBLIC]
+
     def log_lines(self, player: int | None = None) -> list[str]:
         """The game log, as ``player`` may read it (None: the full log, for records)."""
         if self.log is None:
@@ -401,6 +421,7 @@ class GameState:
         else:
             c.log = None
             c.history = None
+        c.tally = None
         c._legal = self._legal
         return c
 

@@ -7,7 +7,7 @@ in public order, so two positions that a player cannot tell apart give equal vie
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .state import PHASE_OF_STEP, PLAYER_NAMES, STEP_NAMES
@@ -172,4 +172,26 @@ def make_view(s: GameState, player: int) -> PlayerView:
         log=tuple(s.log_lines(player)),
         winner=PLAYER_NAMES[s.outcome.winner].lower() if s.outcome else None,
         end_reason=s.outcome.reason if s.outcome else None,
+    )
+
+
+def make_public_view(s: GameState) -> PlayerView:
+    """What a spectator may know: only public information, for no player in particular.
+
+    The Rebel side is ``you`` and the Imperial side ``opponent``; ``player`` is "spectator".
+    Both hands are hidden (sizes only), no deck contents, no spy snapshots, no known hand
+    cards, no legal actions, and the log without either player's hidden lines (draws,
+    starting hands, spied hands).
+    """
+    view = make_view(s, 0)
+    hidden = replace(view.you, hand=None)
+    return replace(
+        view,
+        player="spectator",
+        you=hidden,
+        own_deck_contents=(),
+        opponent_known_hand=(),
+        revealed_hands=(),
+        legal_actions=(),
+        log=tuple(s.public_log_lines()),
     )

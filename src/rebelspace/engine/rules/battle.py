@@ -29,6 +29,10 @@ def begin_resolution(s: GameState) -> None:
             continue
         dmg = sum(s.damage_of(u) for u in units if not (shields and t.ship[u]))
         total += dmg
+        if s.tally is not None:
+            for u in units:
+                if not (shields and t.ship[u]):
+                    s.tally.deal(t.type_of[u], s.damage_of(u))
         if s.log is not None:
             note = (
                 " (Defense Shields stop the Ships' damage)"
@@ -76,6 +80,8 @@ def continue_battles(s: GameState) -> None:
             ]
         _log_battle(s, g, kind, attackers, av, defending, dv, result)
         s.results[g] = result
+        if s.tally is not None:
+            _tally_battle(s, attackers, defending, result)
         if result != DEFENDER_WINS:
             for u in defending:
                 s.destroy(u)
@@ -95,6 +101,21 @@ def continue_battles(s: GameState) -> None:
             return
         s.cas = None
     end_attack(s)
+
+
+def _tally_battle(
+    s: GameState, attackers: tuple[int, ...], defending: tuple[int, ...], result: int
+) -> None:
+    assert s.tally is not None
+    type_of = s.ctx.tables.type_of
+    a_types = tuple(type_of[u] for u in attackers)
+    d_types = tuple(type_of[u] for u in defending)
+    if result != DEFENDER_WINS:
+        s.tally.kill(a_types, len(defending))
+    if result != ATTACKER_WINS:
+        s.tally.kill(d_types, len(attackers))
+    # R19: the loser's units pick the casualties; each pick is their kill.
+    s.tally.set_casualty_credit(d_types if result == ATTACKER_WINS else a_types)
 
 
 def _set_defenders(s: GameState, g: int, units: tuple[int, ...]) -> None:
@@ -186,6 +207,8 @@ def do_pick(s: GameState, card: int, group: int, target: int, n: int) -> None:
     else:
         _set_defenders(s, g, tuple(x for x in defenders(s, g) if x != u))
     s.destroy(u)
+    if s.tally is not None:
+        s.tally.casualty()
     s.cas = (g, side, budget - r, kind)
     if not eligible(s):
         s.cas = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..options import FIRST_PLAYERS
 from ..state import DEPLOY, DISCARD, DRAW, END, PLAYER_NAMES
 from ..tables import (
     AB_CONVERT,
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
 
 
 def setup(s: GameState) -> None:
-    """R6: shuffle both decks, each player draws the starting hand, the Rebel begins."""
+    """R6: shuffle both decks, each player draws the starting hand, the Rebel begins (unless the
+    ``first_player`` option says otherwise)."""
     t = s.ctx.tables
     for p in (0, 1):
         s.deck[p] = list(t.instances_of_side[p])
@@ -32,7 +34,7 @@ def setup(s: GameState) -> None:
         if not s.deck[p]:  # R9: only a tiny edited deck can get here
             s.finish(1 - p, f"{PLAYER_NAMES[p]}'s deck is empty after the starting hand")
             return
-    begin_turn(s, 0)
+    begin_turn(s, FIRST_PLAYERS.index(s.ctx.options.first_player))
 
 
 def names(s: GameState, cards: list[int] | tuple[int, ...]) -> str:
@@ -43,6 +45,8 @@ def begin_turn(s: GameState, player: int) -> None:
     s.player = player
     s.step = DRAW
     s.to_move = player
+    if s.tally is not None:
+        s.tally.turn_start(len(s.deck[0]), len(s.deck[1]))
     s.say(f"-- Turn {s.turn}: {PLAYER_NAMES[player]} --")
 
 

@@ -1,0 +1,60 @@
+"""``policy:PATH``: a trained masked policy (sb3-contrib ``MaskableActorCriticPolicy``) as an agent.
+
+The file is what ``examples/train_maskable_ppo.py`` saves (``policy.save(PATH)``). The agent
+gets only its ``PlayerView``; the observation encoder reads a game state, so the agent samples
+a state from the view (``sample_state``) and encodes that. The encoding reads only what the
+view shows (``tests/env/test_encoding.py``), so every sample gives the same observation: the
+policy never sees a hidden card. It picks the most likely legal action (deterministic).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from rebelspace.engine import GameContext, PlayerView
+from rebelspace.engine.sampling import sample_state
+
+from .encoding import encoder_for
+
+
+def load_policy(path: str | os.PathLike[str]):  # -> MaskableActorCriticPolicy
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.set_num_threads(1)  # one decision at a time: threads only add overhead
+    return MaskableActorCriticPolicy.load(os.fspath(path), device="cpu")
+
+
+class PolicyAgent:
+    """Plays a saved masked policy, deterministically, from its own view."""
+
+    def __init__(self, path: str | os.PathLike[str], ctx: GameContext, seed: int = 0) -> None:
+        self.path = os.fspath(path)
+        self.ctx = ctx
+        self.seed = seed
+        self.encoder = encoder_for(ctx)
+        self.policy = load_policy(path)
+        expected = self.policy.observation_space.shape
+        if expected != (self.encoder.size,):
+            raise ValueError(
+                f"policy {self.path!r} expects observations of shape {expected}, "
+                f"this game's encoding has {self.encoder.size} entries"
+            )
+
+    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
+        if not legal:
+            raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
+        if len(legal) == 1:
+            return legal[0]
+        state = sample_state(view, self.ctx, self.seed)
+        obs = self.encoder.observation(state, state.to_move)
+        mask = np.zeros(self.ctx.space.size, dtype=bool)
+        mask[list(legal)] = True
+        action, _ = self.policy.predict(obs, deterministic=True, action_masks=mask)
+        return int(action)
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({self.path!r})"

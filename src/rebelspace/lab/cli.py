@@ -1,0 +1,424 @@
+"""The balance lab's commands: balance, report, ablate, compare, sweep, suggest, bench-lab.
+
+Registered in ``rebelspace.cli``; each ``add_*`` declares a parser and its handler, which
+returns an exit status (0 success, 2 bad input) and prints bad input to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rebelspace.engine import RebelSpaceError
+from rebelspace.engine.cards import load_cards
+
+from .store import DEFAULT_DB, Store
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _fail(command: str, message: object) -> int:
+    print(f"rebelspace {command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _db_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", default=DEFAULT_DB, help=f"lab database (default ./{DEFAULT_DB})")
+
+
+def _run_args(p: argparse.ArgumentParser, games: int) -> None:
+    """What defines a run: agents, seed, card changes, rules; and where it runs."""
+    p.add_argument("--games", type=_positive, default=games, help=f"games (default {games})")
+    p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
+    p.add_argument("--vs", help="a second agent: each plays each side in half the games")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--cards", help="a card file instead of the printed lists")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar='"CARD.FIELD=N"',
+        help='change a card number for this run, e.g. "Space Cruiser.space=8" (repeatable)',
+    )
+    p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option for this run, e.g. tie=defender (repeatable)",
+    )
+    p.add_argument("--workers", type=_positive, help="processes (default: every core)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
+        "(needs pip install 'rebelspace[ray]')",
+    )
+    _db_arg(p)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _settings(args: argparse.Namespace, kind: str = "balance") -> Any:
+    from .settings import RunSettings
+
+    cards = load_cards(args.cards) if args.cards else None
+    return RunSettings.build(
+        (args.agents, args.vs or args.agents),
+        args.seed,
+        sets=args.set,
+        rules=args.rule,
+        cards=cards,
+        kind=kind,
+    )
+
+
+def _exec(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "workers": args.workers,
+        "use_ray": args.ray is not None,
+        "ray_address": args.ray or None,
+    }
+
+
+def _bar(items: Iterator[Any], total: int) -> Iterator[Any]:
+    if not sys.stderr.isatty():
+        return items
+    from tqdm import tqdm
+
+    return iter(tqdm(items, total=total, unit="run", file=sys.stderr))
+
+
+# ---------------------------------------------------------------------------- balance
+
+
+def add_balance(sub: Any) -> None:
+    p = sub.add_parser(
+        "balance",
+        help="simulate many games and store them for the balance report",
+        description="Play games between computer players on every core (or on Ray) and store "
+        "one row per game in a SQLite database. Asking again with the same settings resumes "
+        "the run and adds to it; the same seed and settings always give the same games.",
+    )
+    _run_args(p, 1000)
+    p.set_defaults(handler=cmd_balance)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from .runner import run_balance
+
+    try:
+        settings = _settings(args)
+        with Store(args.db) as store:
+            result = run_balance(settings, args.games, store, **_exec(args))
+    except RebelSpaceError as e:
+        return _fail("balance", e)
+    d = result.to_dict()
+    if args.json:
+        print(json.dumps(d))
+        return EXIT_OK
+    print(
+        f"run {d['run_id']} ({settings.label()}): {d['games']} games, Rebel wins "
+        f"{100 * d['rebel_win_rate']:.1f}% (95% CI {100 * d['ci95'][0]:.1f}-"
+        f"{100 * d['ci95'][1]:.1f}%), {d['mean_turns']} turns on average; played "
+        f"{d['played']} now at {d['games_per_second']} games/s; stored in {d['db']}"
+    )
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def add_report(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write the balance report (HTML with plots, and JSON) for a run",
+        description="Write report.html and report.json for a run of the lab database: "
+        "findings in plain words, win rates with intervals, game length, endings, deck sizes, "
+        "and per-card impact (from `rebelspace ablate` runs on the same seeds).",
+    )
+    _db_arg(p)
+    p.add_argument("--run", help="run id or prefix (default: the latest balance run)")
+    p.add_argument("--out", required=True, help="folder for report.html and report.json")
+    p.add_argument("--json", action="store_true", help="print the report's JSON too")
+    p.set_defaults(handler=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    try:
+        with Store(_existing(args.db)) as store:
+            run = store.run(args.run)
+            summary = write_report(store, run, Path(args.out))
+    except (RebelSpaceError, ValueError, OSError) as e:
+        return _fail("report", e)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print("\n".join(summary["findings"]))
+        print(f"report written to {Path(args.out) / 'report.html'}")
+    return EXIT_OK
+
+
+def _existing(db: str) -> str:
+    if not Path(db).is_file():
+        raise RebelSpaceError(f"no lab database at {db}; run `rebelspace balance` first")
+    return db
+
+
+# ------------------------------------------------------------------------------ ablate
+
+
+def add_ablate(sub: Any) -> None:
+    p = sub.add_parser(
+        "ablate",
+        help="per-card impact: replay a run's games with a card's copies taken out",
+        description="Replay the games of a balance run (same seeds, same agents) with every "
+        "copy of a card taken out, and report the change in that card's side's win rate "
+        "with its 95% interval. The report uses these runs for per-card impact.",
+    )
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--card", action="append", help="card name (repeatable)")
+    which.add_argument("--all", action="store_true", help="every card of both lists")
+    p.add_argument("--run", help="base run id or prefix (default: the latest balance run)")
+    p.add_argument("--games", type=_positive, help="games per card (default: the base run's)")
+    p.add_argument("--workers", type=_positive, help="processes (default: every core)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS")
+    _db_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_ablate)
+
+
+def cmd_ablate(args: argparse.Namespace) -> int:
+    from .analysis import side_of_cards
+    from .studies import ablate, runner
+
+    try:
+        with Store(_existing(args.db)) as store:
+            base = store.run(args.run)
+            cards = args.card or [
+                name for name, (_, copies) in side_of_cards(base.settings).items() if copies
+            ]
+            games = args.games or base.games
+            items = _bar(iter(cards), len(cards)) if len(cards) > 1 else iter(cards)
+            out = []
+            for name in items:
+                out += ablate(store, base, [name], games, runner(store, **_exec(args)))
+    except RebelSpaceError as e:
+        return _fail("ablate", e)
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    for r in sorted(out, key=lambda r: -r["diff"]):
+        mark = " (significant)" if r["significant"] else ""
+        print(
+            f"{r['card']:<22} {r['side']:<8} its {r['copies']} copies are worth "
+            f"{100 * r['diff']:+.1f} points to its side (95% CI {100 * r['ci95'][0]:+.1f} to "
+            f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy{mark}"
+        )
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def add_compare(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="two runs side by side: the difference in win rate and whether it is significant",
+    )
+    p.add_argument("a", help="run id or prefix")
+    p.add_argument("b", help="run id or prefix")
+    _db_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_compare)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .studies import compare
+
+    try:
+        with Store(_existing(args.db)) as store:
+            out = compare(store, store.run(args.a, kind=None), store.run(args.b, kind=None))
+    except RebelSpaceError as e:
+        return _fail("compare", e)
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    for key in ("a", "b"):
+        r = out[key]
+        print(
+            f"{key.upper()}: {r['run_id']} {r['label']}: {r['games']} games, Rebel "
+            f"{100 * r['rebel_win_rate']:.1f}% (95% CI {100 * r['ci95'][0]:.1f}-"
+            f"{100 * r['ci95'][1]:.1f}%), {r['mean_turns']} turns"
+        )
+    d = out["rebel_win_rate_difference"]
+    verdict = "significant" if d["significant"] else "not significant"
+    how = "paired on matched seeds" if d["paired"] else "independent samples"
+    print(
+        f"B - A: {100 * d['diff']:+.1f} points (95% CI {100 * d['ci95'][0]:+.1f} to "
+        f"{100 * d['ci95'][1]:+.1f}), p = {d['p_value']:.3g}, {verdict} ({how})"
+    )
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------- sweep
+
+
+def add_sweep(sub: Any) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="play each value of one card number and plot the win rate against it",
+    )
+    p.add_argument("--card", required=True, help="card name")
+    p.add_argument("--field", required=True, help="count, ground, space, damage or cost")
+    p.add_argument("--range", required=True, dest="values", help="low..high, e.g. 6..12")
+    p.add_argument("--out", help="folder for sweep.svg and sweep.json")
+    _run_args(p, 400)
+    p.set_defaults(handler=cmd_sweep)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from . import plots
+    from .studies import parse_range, runner, sweep
+
+    try:
+        values = parse_range(args.values)
+        base = _settings(args, kind="sweep")
+        with Store(args.db) as store:
+            out = sweep(
+                base, args.card, args.field, values, args.games, runner(store, **_exec(args))
+            )
+    except RebelSpaceError as e:
+        return _fail("sweep", e)
+    if args.out:
+        folder = Path(args.out)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "sweep.json").write_text(json.dumps(out, indent=2) + "\n")
+        (folder / "sweep.svg").write_text(
+            plots.sweep(args.card, args.field, out["points"], out["printed"])
+        )
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    print(f"{args.card} {args.field} (printed {out['printed']}), {args.games} games each:")
+    for p in out["points"]:
+        print(
+            f"  {p['value']:>3}: Rebel {100 * p['rebel_win_rate']:5.1f}% (95% CI "
+            f"{100 * p['ci95'][0]:.1f}-{100 * p['ci95'][1]:.1f}%), {p['mean_turns']} turns"
+        )
+    if args.out:
+        print(f"plot written to {Path(args.out) / 'sweep.svg'}")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- suggest
+
+
+def add_suggest(sub: Any) -> None:
+    p = sub.add_parser(
+        "suggest",
+        help="search one-card changes that bring the win rate closest to 50%",
+        description="Try every change of one card number by one (a rating or cost up or "
+        "down, or a count up or down) on --games games, then play the --top closest to an "
+        "even game on --confirm games and list them with 95% intervals.",
+    )
+    _run_args(p, 200)
+    p.add_argument("--confirm", type=_positive, default=1000, help="games for the finalists")
+    p.add_argument("--top", type=_positive, default=5, help="finalists (default 5)")
+    p.set_defaults(handler=cmd_suggest)
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from .studies import runner, suggest
+
+    try:
+        base = _settings(args)
+        with Store(args.db) as store:
+            out = suggest(
+                base,
+                args.games,
+                args.confirm,
+                args.top,
+                runner(store, **_exec(args)),
+                progress=_bar,
+            )
+    except RebelSpaceError as e:
+        return _fail("suggest", e)
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    b = out["base"]
+    print(
+        f"As printed: Rebel {100 * b['rebel_win_rate']:.1f}% (95% CI {100 * b['ci95'][0]:.1f}-"
+        f"{100 * b['ci95'][1]:.1f}%). {out['candidates']} one-card changes screened on "
+        f"{out['screen_games']} games; the best on {out['confirm_games']}:"
+    )
+    for s in out["suggestions"]:
+        print(
+            f"  {s['change']:<45} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
+            f'{100 * s["ci95"][0]:.1f}-{100 * s["ci95"][1]:.1f}%)   --set "{s["set"]}"'
+        )
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- bench-lab
+
+
+def add_bench_lab(sub: Any) -> None:
+    p = sub.add_parser(
+        "bench-lab",
+        help="balance-lab throughput with 1 and 2 workers, and the database's share",
+    )
+    p.add_argument("--games", type=_positive, default=2000, help="games per measurement")
+    p.add_argument("--agents", default="heuristic")
+    p.add_argument("--workers", type=_positive, default=2, help="the parallel measurement")
+    p.set_defaults(handler=cmd_bench_lab)
+
+
+def cmd_bench_lab(args: argparse.Namespace) -> int:
+    from .runner import run_balance
+    from .settings import RunSettings
+
+    settings = RunSettings.build((args.agents, args.agents), 0)
+    out: dict[str, Any] = {"games": args.games, "agents": args.agents}
+    with tempfile.TemporaryDirectory() as tmp:
+        for workers in (1, args.workers):
+            with Store(Path(tmp) / f"bench-{workers}.sqlite") as store:
+                r = run_balance(settings, args.games, store, workers=workers, progress=False)
+            out[f"games_per_second_{workers}_workers"] = round(r.games_per_second, 1)
+            out[f"db_write_share_{workers}_workers"] = round(r.db_seconds / r.seconds, 4)
+    out["speedup"] = round(
+        out[f"games_per_second_{args.workers}_workers"] / out["games_per_second_1_workers"], 3
+    )
+    print(json.dumps(out))
+    return EXIT_OK
+
+
+COMMANDS = {
+    "balance": add_balance,
+    "report": add_report,
+    "ablate": add_ablate,
+    "compare": add_compare,
+    "sweep": add_sweep,
+    "suggest": add_suggest,
+    "bench-lab": add_bench_lab,
+}

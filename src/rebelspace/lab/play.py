@@ -1,0 +1,144 @@
+"""One balance game and the statistics the lab keeps of it.
+
+Game ``i`` of a run is dealt from ``derive_seed(run seed, i // 2)``: games ``2k`` and ``2k + 1``
+share their shuffles with the agents' sides swapped (duplicate format), so luck of the deal
+cancels out of a comparison between two agents. A game depends on the settings and its index
+only, so every worker, on any machine, plays it the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rebelspace.agents.registry import make_agent
+from rebelspace.engine import GameContext, GameState, Kind, context_for, new_game
+from rebelspace.sim import MAX_DECISIONS, derive_seed
+
+from .settings import RunSettings
+
+#: Action kinds that put a card from the hand into play: what "played" counts.
+PLAY_KINDS = frozenset(
+    (Kind.DEPLOY, Kind.ATTACH, Kind.PLAY_TRICK, Kind.PLAY_PSION, Kind.PLAY_END, Kind.PLAY_END_ON)
+)
+
+Policy = Callable[[GameState, list[int]], int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One finished game, with enough to rebuild any statistic of the report."""
+
+    index: int
+    deal_seed: int
+    rebel_agent: str
+    imperial_agent: str
+    winner: int  # 0 Rebel, 1 Imperial
+    turns: int
+    decisions: int
+    reason: str  # the engine's words
+    ending: str  # a category of the reason, for "how games end"
+    first_player: int
+    plays: dict[str, int]  # card name -> copies played from hand (either side; names are unique)
+    kills: dict[str, int]  # card name -> enemy units destroyed in its battles (engine/tally.py)
+    damage: dict[str, int]  # card name -> damage it got through
+    deck_sizes: list[tuple[int, int]]  # (Rebel, Imperial) deck sizes at each turn's start
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def ending_of(reason: str) -> str:
+    """Sort the engine's end reasons into a few kinds a designer can read at a glance."""
+    if reason.endswith("drew the last card of their deck"):
+        return "a player drawing their last card"
+    if "deck emptied by" in reason:
+        return "a card ability emptying a deck"
+    if "after the starting hand" in reason:
+        return "an empty deck at setup"
+    return "battle damage emptying a deck"
+
+
+def deal_seed(settings: RunSettings, index: int) -> int:
+    return derive_seed(settings.seed, index // 2)
+
+
+def sides(settings: RunSettings, index: int) -> tuple[str, str]:
+    """(Rebel agent, Imperial agent) of game ``index``."""
+    a, b = settings.agents
+    return (a, b) if index % 2 == 0 else (b, a)
+
+
+def _policy(spec: str, ctx: GameContext, seed: int, player: int) -> Policy:
+    """A decision function on the true state.
+
+    The random and heuristic agents read nothing hidden (the heuristic is tested to choose the
+    same whatever the hidden cards, tests/agents/test_heuristic.py), so they may decide on the
+    true state without building a view: the same choices as through ``Agent.act``, several
+    times faster. Any other agent gets its player's view, as the ``Agent`` interface says.
+    """
+    if spec == "random":
+        rng = random.Random(seed)
+        return lambda state, legal: legal[rng.randrange(len(legal))]
+    if spec == "heuristic":
+        from rebelspace.agents.heuristic import heuristic_action
+
+        return lambda state, legal: heuristic_action(state, legal)
+    agent = make_agent(spec, ctx, seed)
+    return lambda state, legal: agent.act(state.view(player), legal)
+
+
+def play_game(settings: RunSettings, index: int, ctx: GameContext | None = None) -> GameRow:
+    ctx = ctx or context_for(settings.cards(), settings.rules_options())
+    seed = deal_seed(settings, index)
+    rebel, imperial = sides(settings, index)
+    policies = (
+        _policy(rebel, ctx, derive_seed(seed, 10), 0),
+        _policy(imperial, ctx, derive_seed(seed, 11), 1),
+    )
+    game = new_game(seed, options=ctx.options, cards=ctx.cards, log=False, tally=True)
+    first = game.to_move
+    space = ctx.space
+    names = [t.name for t in ctx.cards.types]
+    plays: dict[str, int] = {}
+    decisions = 0
+    while game.to_move >= 0:
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"balance game {index} (seed {seed}) did not end")
+        legal = game.legal_actions()
+        action = policies[game.to_move](game, legal)
+        decoded = space[action]
+        if decoded.kind in PLAY_KINDS:
+            name = names[decoded.card]
+            plays[name] = plays.get(name, 0) + 1
+        game.apply(action)
+        decisions += 1
+    assert game.outcome is not None and game.tally is not None
+    tally = game.tally
+    return GameRow(
+        index=index,
+        deal_seed=seed,
+        rebel_agent=rebel,
+        imperial_agent=imperial,
+        winner=game.outcome.winner,
+        turns=game.turn,
+        decisions=decisions,
+        reason=game.outcome.reason,
+        ending=ending_of(game.outcome.reason),
+        first_player=first,
+        plays=plays,
+        kills=_by_name(names, tally.kills),
+        damage=_by_name(names, tally.damage),
+        deck_sizes=list(tally.deck_sizes),
+    )
+
+
+def play_batch(settings: RunSettings, indices: Sequence[int]) -> list[GameRow]:
+    ctx = context_for(settings.cards(), settings.rules_options())
+    return [play_game(settings, i, ctx) for i in indices]
+
+
+def _by_name(names: Sequence[str], counts: Sequence[int]) -> dict[str, int]:
+    return {names[i]: n for i, n in enumerate(counts) if n}

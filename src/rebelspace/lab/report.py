@@ -1,0 +1,278 @@
+"""``rebelspace report``: the findings in plain words, plots, and the same numbers as JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from . import plots
+from .analysis import analyse
+from .store import Run, Store
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def points(x: float) -> str:
+    return f"{100 * x:+.1f} points"
+
+
+def interval(ci: list[float]) -> str:
+    return f"{pct(ci[0])} to {pct(ci[1])}"
+
+
+def findings(summary: dict[str, Any]) -> list[str]:
+    """The report's opening: what a designer should know first, in plain words."""
+    out = []
+    run = summary["run"]
+    rebel = summary["sides"]["rebel"]
+    who = " vs ".join(dict.fromkeys(run["agents"]))
+    low, high = rebel["ci95"]
+    if low > 0.5 or high < 0.5:
+        side, rate, ci = (
+            ("Rebel", rebel["rate"], rebel["ci95"])
+            if low > 0.5
+            else (
+                "Imperial",
+                summary["sides"]["imperial"]["rate"],
+                summary["sides"]["imperial"]["ci95"],
+            )
+        )
+        out.append(
+            f"The game favours the {side}: it wins {pct(rate)} of {run['games']} games between "
+            f"{who} players (95% interval {interval(ci)}), "
+            f"{100 * (rate - 0.5):.1f} points above an even game."
+        )
+    else:
+        out.append(
+            f"No side is shown to be favoured: the Rebel wins {pct(rebel['rate'])} of "
+            f"{run['games']} games between {who} players, and the 95% interval "
+            f"({interval(rebel['ci95'])}) includes 50%."
+        )
+    fp = summary["first_player"]
+    dec = fp["decomposition"]
+    if dec:
+        out.append(
+            f"Moving first is worth {points(dec['first_move_advantage'])} of win rate, and the "
+            f"Rebel side itself {points(dec['rebel_side_advantage'])} (from the run with the "
+            f"other side moving first, {dec['other_run']})."
+        )
+    else:
+        out.append(
+            f"The {fp['first'].title()} always moves first (R6), so here the first-move and "
+            "side advantages are one number; to split them, play the same run with "
+            f"`--rule first_player={'imperial' if fp['first'] == 'rebel' else 'rebel'}`."
+        )
+    length = summary["length"]
+    ends = summary["endings"]
+    top_end, top_n = next(iter(ends.items()))
+    out.append(
+        f"Games last {length['mean']:.1f} turns on average (half of them {length['median']} or "
+        f"fewer; 10% to 90%: {length['p10']} to {length['p90']}); {pct(top_n / run['games'])} "
+        f"end by {top_end}."
+    )
+    ablated = [c for c in summary["cards"] if c["ablation"]]
+    if ablated:
+        ablated.sort(key=lambda c: -abs(c["ablation"]["diff"]))
+        parts = []
+        for c in ablated[:3]:
+            a = c["ablation"]
+            sig = "" if a["significant"] else ", not significant"
+            parts.append(
+                f"{c['name']} ({c['side'].title()}, {points(a['diff'])} to its side, "
+                f"95% interval {points(a['ci95'][0])} to {points(a['ci95'][1])}{sig})"
+            )
+        out.append(
+            "The cards that move the balance most, by taking their copies out on the same "
+            f"seeds (which also makes that deck smaller): {'; '.join(parts)}."
+        )
+        strongest = sorted(ablated, key=lambda c: -c["ablation"]["per_copy"])[:3]
+        per_copy = "; ".join(
+            f"{c['name']} ({c['side'].title()}, {points(c['ablation']['per_copy'])} a copy, "
+            f"{c['copies']} {'copy' if c['copies'] == 1 else 'copies'})"
+            for c in strongest
+        )
+        out.append(f"Copy for copy, the strongest cards are {per_copy}.")
+    else:
+        out.append(
+            "Per-card impact needs ablation runs: `rebelspace ablate --all` replays these games "
+            "with each card taken out and fills in the card section."
+        )
+    return out
+
+
+def _rows_html(cards: list[dict[str, Any]]) -> str:
+    def rate(r: dict[str, Any] | None) -> str:
+        return "" if r is None else f"{pct(r['rate'])} ({interval(r['ci95'])})"
+
+    def mean(m: dict[str, Any]) -> str:
+        return f"{m['mean']:.2f} ({m['ci95'][0]:.2f} to {m['ci95'][1]:.2f})"
+
+    out = []
+    for c in cards:
+        a = c["ablation"]
+        abl = (
+            ""
+            if a is None
+            else f"{points(a['diff'])} ({points(a['ci95'][0])} to {points(a['ci95'][1])}; "
+            f"{points(a['per_copy'])} a copy)" + (" *" if a["significant"] else "")
+        )
+        out.append(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(x))}</td>"
+                for x in (
+                    c["name"],
+                    c["side"],
+                    c["copies"],
+                    abl,
+                    c["plays_per_game"],
+                    rate(c["win_rate_when_played"]),
+                    rate(c["win_rate_when_not_played"]),
+                    mean(c["damage_per_game"]),
+                    mean(c["kills_per_game"]),
+                )
+            )
+            + "</tr>"
+        )
+    return "\n".join(out)
+
+
+def _figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
+    sides = summary["sides"]
+    figs = [
+        (
+            "Win rate per side",
+            plots.rates(
+                "Win rate per side",
+                ["Rebel", "Imperial"],
+                [sides["rebel"], sides["imperial"]],
+                [plots.REBEL_COLOUR, plots.IMPERIAL_COLOUR],
+            ),
+        ),
+        ("First-player advantage", _first_player_figure(summary["first_player"])),
+        (
+            "Length of games",
+            plots.histogram("Length of games", summary["length"]["histogram"], "turns"),
+        ),
+        ("How games end", plots.endings(summary["endings"])),
+        ("Deck size over turns", plots.deck_curve(summary["deck_sizes"])),
+    ]
+    cards = summary["cards"]
+    colours = [plots.SIDE_COLOURS[c["side"]] for c in cards]
+    names = [c["name"] for c in cards]
+    ablated = [c for c in cards if c["ablation"]]
+    if ablated:
+        ablated.sort(key=lambda c: c["ablation"]["diff"], reverse=True)
+        figs.append(
+            (
+                "Per-card impact (ablation)",
+                plots.card_intervals(
+                    "Win rate the card adds to its side (ablation, matched seeds)",
+                    [c["name"] for c in ablated],
+                    [c["ablation"]["diff"] for c in ablated],
+                    [c["ablation"]["ci95"] for c in ablated],
+                    [plots.SIDE_COLOURS[c["side"]] for c in ablated],
+                    "change in win rate",
+                ),
+            )
+        )
+    figs.append(("Win rate when played vs not", plots.played_vs_not(cards)))
+    figs.append(
+        (
+            "Damage per card",
+            plots.card_intervals(
+                "Damage got through per game",
+                names,
+                [c["damage_per_game"]["mean"] for c in cards],
+                [c["damage_per_game"]["ci95"] for c in cards],
+                colours,
+                "cards of damage per game",
+                zero=None,
+            ),
+        )
+    )
+    figs.append(
+        (
+            "Kills per card",
+            plots.card_intervals(
+                "Enemy units destroyed per game",
+                names,
+                [c["kills_per_game"]["mean"] for c in cards],
+                [c["kills_per_game"]["ci95"] for c in cards],
+                colours,
+                "kills per game",
+                zero=None,
+            ),
+        )
+    )
+    return figs
+
+
+def _first_player_figure(fp: dict[str, Any]) -> str:
+    dec = fp["decomposition"]
+    if dec is None:
+        return plots.rates(
+            "First mover's win rate (the first mover is always the same side here)",
+            [f"{fp['first'].title()} (moves first)"],
+            [fp["first_mover"]],
+            ["#16a085"],
+        )
+    return plots.rates(
+        "Rebel win rate moving first and second",
+        ["Rebel moves first", "Rebel moves second"],
+        [dec["rebel_moving_first"], dec["rebel_moving_second"]],
+        ["#16a085", "#95a5a6"],
+    )
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Rebel Space balance report</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #222; }}
+li {{ margin: .4rem 0; }} table {{ border-collapse: collapse; font-size: .85rem; }}
+td, th {{ border: 1px solid #ccc; padding: .2rem .4rem; }} th {{ background: #eee; }}
+figure {{ margin: 1.5rem 0; }} .note {{ color: #555; font-size: .9rem; }}
+</style></head><body>
+<h1>Rebel Space balance report</h1>
+<p class="note">Run {run_id}: {label}. {games} games.</p>
+<h2>Findings</h2>
+<ul>{findings}</ul>
+{figures}
+<h2>Cards</h2>
+<p class="note">"Ablation" is the change in the card's side's win rate when every copy of the card
+is taken out and the same seeds are replayed (* significant at 5%); it is the fair measure of a
+card's impact. "Win rate when played" is biased: it flatters cards that are played when already
+winning, and cards that only come out in long games. Damage and kills are per game, with 95%
+intervals.</p>
+<table><tr><th>card</th><th>side</th><th>copies</th><th>ablation</th><th>plays/game</th>
+<th>win rate when played</th><th>when not played</th><th>damage/game</th><th>kills/game</th></tr>
+{rows}
+</table>
+</body></html>
+"""
+
+
+def write_report(store: Store, run: Run, out: Path) -> dict[str, Any]:
+    """Write ``report.html`` and ``report.json`` into ``out``; returns the summary."""
+    summary = analyse(store, run)
+    summary["findings"] = findings(summary)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(summary, indent=2) + "\n")
+    figures = "\n".join(
+        f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>" for title, svg in _figures(summary)
+    )
+    page = PAGE.format(
+        run_id=html.escape(run.run_id),
+        label=html.escape(run.label),
+        games=summary["run"]["games"],
+        findings="".join(f"<li>{html.escape(f)}</li>" for f in summary["findings"]),
+        figures=figures,
+        rows=_rows_html(summary["cards"]),
+    )
+    (out / "report.html").write_text(page)
+    return summary

@@ -1,0 +1,151 @@
+"""Running a balance run: the games it still lacks, in batches, on every core or on Ray.
+
+Games are grouped into batches (a task of one game would spend more on messages than on play)
+and played by a ``multiprocessing`` pool or by Ray tasks. Whatever finishes first is written
+first; since a game depends only on the settings and its index, the stored results are the
+same for any number of workers, on any machine, and a stopped run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any
+
+from .play import GameRow, play_batch
+from .settings import RunSettings
+from .stats import wilson
+from .store import Store
+
+MAX_BATCH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    run_id: str
+    games: int  # games of the run now in the database (up to the number asked for)
+    rebel_wins: int
+    mean_turns: float
+    played: int  # games played by this call (the rest were already stored)
+    seconds: float
+    db_seconds: float  # time spent writing to the database
+    db: str
+
+    @property
+    def rebel_win_rate(self) -> float:
+        return self.rebel_wins / self.games if self.games else float("nan")
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``rebelspace balance --json``."""
+        low, high = wilson(self.rebel_wins, self.games)
+        return {
+            "games": self.games,
+            "rebel_win_rate": round(self.rebel_win_rate, 4),
+            "ci95": [round(low, 4), round(high, 4)],
+            "mean_turns": round(self.mean_turns, 2),
+            "games_per_second": round(self.games_per_second, 2),
+            "db": self.db,
+            "run_id": self.run_id,
+            "played": self.played,
+            "db_write_share": round(self.db_seconds / self.seconds, 4) if self.seconds else 0.0,
+        }
+
+
+def batches(indices: Sequence[int], workers: int) -> list[list[int]]:
+    """Batches small enough to keep every worker busy to the end, large enough to be cheap."""
+    if not indices:
+        return []
+    size = max(1, min(MAX_BATCH, math.ceil(len(indices) / (workers * 8))))
+    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+
+
+def _pool_batches(
+    settings: RunSettings, todo: list[list[int]], workers: int
+) -> Iterator[list[GameRow]]:
+    if workers == 1:
+        for batch in todo:
+            yield play_batch(settings, batch)
+        return
+    with get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap_unordered(_play, [(settings, b) for b in todo])
+
+
+def _play(job: tuple[RunSettings, list[int]]) -> list[GameRow]:
+    return play_batch(*job)
+
+
+def run_balance(
+    settings: RunSettings,
+    games: int,
+    store: Store,
+    *,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    use_ray: bool = False,
+    progress: bool | None = None,
+) -> RunResult:
+    """Play the games ``0 .. games-1`` of the run that the database lacks, and summarize."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    workers = workers or os.cpu_count() or 1
+    run_id = store.ensure_run(settings)
+    done = store.done_indices(run_id)
+    missing = [i for i in range(games) if i not in done]
+    todo = batches(missing, workers)
+    bar = _progress_bar(games, games - len(missing), progress)
+    write_before = store.write_seconds
+    start = time.perf_counter()
+    try:
+        if use_ray:
+            from .ray_runner import ray_batches
+
+            results = ray_batches(settings, todo, ray_address)
+        else:
+            results = _pool_batches(settings, todo, workers)
+        for rows in results:
+            store.add_games(run_id, rows)
+            bar.update(len(rows))
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+    rows = list(store.games(run_id, limit=games))
+    wins = sum(1 for r in rows if r.winner == 0)
+    turns = sum(r.turns for r in rows) / len(rows)
+    return RunResult(
+        run_id=run_id,
+        games=len(rows),
+        rebel_wins=wins,
+        mean_turns=turns,
+        played=len(missing),
+        seconds=seconds,
+        db_seconds=store.write_seconds - write_before,
+        db=str(store.path),
+    )
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, initial: int, progress: bool | None) -> Any:
+    """tqdm on a terminal: games done, rate and the estimated time left."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, smoothing=0.1)

@@ -1,0 +1,217 @@
+"""Studies built from runs: ablation, comparing two runs, sweeping one number, and suggesting
+small changes that bring the game closest to even. Every study is a set of ordinary runs in
+the database, so a stopped study resumes, and a run played once serves every study after."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rebelspace.engine import RebelSpaceError
+
+from .analysis import ablation, ablation_settings, side_of_cards
+from .runner import RunResult, run_balance
+from .settings import RunSettings
+from .stats import Diff, paired_diff, proportion_diff, wilson
+from .store import Run, Store
+
+#: The numbers a one-card change may move, besides the count.
+RATING_FIELDS = ("ground", "space", "damage", "cost")
+
+RunFn = Callable[[RunSettings, int], RunResult]
+
+
+def runner(store: Store, **kwargs: Any) -> RunFn:
+    """``run(settings, games)`` on ``store`` with the given workers/Ray options, quietly."""
+    return lambda settings, games: run_balance(settings, games, store, progress=False, **kwargs)
+
+
+# ----------------------------------------------------------------------------- ablate
+
+
+def ablate(
+    store: Store, base: Run, cards: list[str], games: int, run: RunFn
+) -> list[dict[str, Any]]:
+    """Play the base run's games again with each card's copies taken out; the card's value to
+    its side on matched seeds."""
+    sides = side_of_cards(base.settings)
+    for name in cards:
+        if name not in sides:
+            raise RebelSpaceError(f"no card named {name!r} in this run's card list")
+        if sides[name][1] == 0:
+            raise RebelSpaceError(f"{name!r} has no copies in this run: nothing to take out")
+    run(base.settings, games)  # the base needs the same games
+    out = []
+    for name in cards:
+        run(ablation_settings(base.settings, name), games)
+        side, copies = sides[name]
+        result = ablation(store, base, name, side)
+        assert result is not None
+        out.append({"card": name, "side": ("rebel", "imperial")[side], "copies": copies, **result})
+    return out
+
+
+# ---------------------------------------------------------------------------- compare
+
+
+def compare(store: Store, a: Run, b: Run) -> dict[str, Any]:
+    """B's Rebel win rate minus A's: paired on matched games when both share agents and seed."""
+    rows_a = {r.index: r for r in store.games(a.run_id)}
+    rows_b = {r.index: r for r in store.games(b.run_id)}
+    if not rows_a or not rows_b:
+        raise RebelSpaceError("both runs need games to compare")
+    paired = a.settings.agents == b.settings.agents and a.settings.seed == b.settings.seed
+    common = sorted(set(rows_a) & set(rows_b))
+    diff: Diff
+    if paired and common:
+        diff = paired_diff(
+            [float(rows_a[i].winner == 0) for i in common],
+            [float(rows_b[i].winner == 0) for i in common],
+        )
+    else:
+        wa = sum(1 for r in rows_a.values() if r.winner == 0)
+        wb = sum(1 for r in rows_b.values() if r.winner == 0)
+        diff = proportion_diff(wa, len(rows_a), wb, len(rows_b))
+    return {
+        "a": _run_summary(a, list(rows_a.values())),
+        "b": _run_summary(b, list(rows_b.values())),
+        "rebel_win_rate_difference": diff.to_dict(),
+    }
+
+
+def _run_summary(run: Run, rows: list[Any]) -> dict[str, Any]:
+    wins = sum(1 for r in rows if r.winner == 0)
+    low, high = wilson(wins, len(rows))
+    return {
+        "run_id": run.run_id,
+        "label": run.label,
+        "games": len(rows),
+        "rebel_win_rate": round(wins / len(rows), 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "mean_turns": round(sum(r.turns for r in rows) / len(rows), 2),
+    }
+
+
+# ------------------------------------------------------------------------------ sweep
+
+
+def parse_range(text: str) -> list[int]:
+    """``"6..12"`` -> 6, 7, ..., 12 (both ends included)."""
+    low, sep, high = text.partition("..")
+    try:
+        a, b = int(low), int(high)
+    except ValueError:
+        a = b = -1
+        sep = ""
+    if not sep or a > b:
+        raise RebelSpaceError(f'a range looks like "6..12" (low..high), got {text!r}')
+    return list(range(a, b + 1))
+
+
+def sweep(
+    base: RunSettings, card: str, field: str, values: list[int], games: int, run: RunFn
+) -> dict[str, Any]:
+    base.with_changes([f"{card}.{field}={values[0]}"])  # a bad card or field fails here
+    points = []
+    for v in values:
+        settings = base.with_changes([f"{card}.{field}={v}"], kind="sweep")
+        result = run(settings, games)
+        points.append({"value": v, **_rate_point(result)})
+    return {
+        "card": card,
+        "field": field,
+        "printed": _field_value(base, card, field),
+        "games": games,
+        "points": points,
+    }
+
+
+def _field_value(settings: RunSettings, card: str, field: str) -> int | None:
+    for row in settings.card_data:
+        data = dict(row)
+        if data["name"] == card:
+            return data.get(field)
+    return None
+
+
+def _rate_point(result: RunResult) -> dict[str, Any]:
+    d = result.to_dict()
+    return {
+        "run_id": result.run_id,
+        "rebel_win_rate": d["rebel_win_rate"],
+        "ci95": d["ci95"],
+        "mean_turns": d["mean_turns"],
+    }
+
+
+# ---------------------------------------------------------------------------- suggest
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    card: str
+    field: str
+    value: int
+    was: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.card}.{self.field}={self.value}"
+
+    def describe(self) -> str:
+        verb = "up" if self.value > self.was else "down"
+        return f"{self.card}: {self.field} {verb} from {self.was} to {self.value}"
+
+
+def candidates(base: RunSettings) -> list[Change]:
+    """Every one-card change of one number by one that gives a valid card list."""
+    out = []
+    for row in base.card_data:
+        data = dict(row)
+        for field in ("count", *RATING_FIELDS):
+            if field not in data or (field != "count" and data["count"] == 0):
+                continue
+            for step in (-1, 1):
+                change = Change(data["name"], field, data[field] + step, data[field])
+                try:
+                    base.with_changes([change.text])
+                except RebelSpaceError:
+                    continue  # below zero, above a cap, or an empty deck
+                out.append(change)
+    return out
+
+
+def suggest(
+    base: RunSettings,
+    screen_games: int,
+    confirm_games: int,
+    top: int,
+    run: RunFn,
+    progress: Callable[[Iterator[Change], int], Iterator[Change]] | None = None,
+) -> dict[str, Any]:
+    """Screen every candidate on ``screen_games`` games, then play the ``top`` closest to an
+    even game on ``confirm_games`` (the same runs, extended) and rank them again."""
+    base_result = run(base, confirm_games)
+    changes = candidates(base)
+    screened = []
+    items: Iterator[Change] = iter(changes)
+    if progress is not None:
+        items = progress(items, len(changes))
+    for change in items:
+        result = run(base.with_changes([change.text], kind="suggest"), screen_games)
+        screened.append((abs(result.rebel_win_rate - 0.5), change))
+    screened.sort(key=lambda x: (x[0], x[1].text))
+    confirmed = []
+    for _, change in screened[:top]:
+        settings = base.with_changes([change.text], kind="suggest")
+        result = run(settings, confirm_games)
+        confirmed.append({"change": change.describe(), "set": change.text, **_rate_point(result)})
+    confirmed.sort(key=lambda c: (abs(c["rebel_win_rate"] - 0.5), c["set"]))
+    return {
+        "base": _rate_point(base_result),
+        "candidates": len(changes),
+        "screen_games": screen_games,
+        "confirm_games": confirm_games,
+        "suggestions": confirmed,
+    }

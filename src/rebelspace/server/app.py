@@ -1,0 +1,348 @@
+"""The HTTP and WebSocket routes (FastAPI). docs/protocol.md describes them for clients.
+
+Routes only translate: they read the token and body, call the ``GameServer`` and turn a
+``ServerError`` into ``{"error": code, "message": text}`` with its status. The OpenAPI document
+is at /openapi.json (browsable at /docs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from rebelspace.engine import CardDB, to_record
+from rebelspace.engine.state import default_cards
+
+from .computer import ComputerPlayers
+from .games import SEATS, ServerError, Session
+from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit
+from .manager import Connection, GameServer, NewGame
+from .store import Store
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+class ErrorBody(BaseModel):
+    error: Literal[
+        "bad_request",
+        "not_found",
+        "forbidden",
+        "illegal_action",
+        "not_your_turn",
+        "conflict",
+        "too_large",
+    ]
+    message: str
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["computer", "hotseat", "online"]
+    side: Literal["rebel", "imperial", "random"] = "rebel"
+    opponent: Literal["ismcts", "heuristic", "random"] = "ismcts"
+    level: Literal["easy", "normal", "hard"] = "normal"
+    seed: StrictInt | None = Field(default=None, ge=-(2**62), le=2**62)
+
+
+class Seat(BaseModel):
+    player: Literal["rebel", "imperial"]
+    token: str
+
+
+class Created(BaseModel):
+    game_id: str
+    mode: str
+    seats: list[Seat]
+    invite: str | None
+    watch: str
+
+
+class JoinGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invite: StrictStr = Field(max_length=200)
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: StrictInt | StrictStr = Field(
+        description='an action id from `legal`, or its text (e.g. "draw 2")'
+    )
+
+
+class UndoAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accept: StrictBool
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    s: {"model": ErrorBody} for s in (400, 403, 404, 409, 413, 422)
+}
+
+
+STATE: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "the state message (docs/protocol.md): the seat's own view, or the "
+        "public view for a spectator",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    },
+    **REFUSALS,
+}
+
+
+def state_response(session: Session, seat: int | None) -> Response:
+    """The state message as the response body (already JSON: no second encoding)."""
+    return Response(session.message_text(seat), media_type="application/json")
+
+
+def card_catalogue(db: CardDB) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": t.name,
+            "side": SEATS[t.side],
+            "type": t.printed_type,
+            "kind": t.kind,
+            "count": t.count,
+            "ground": t.ground,
+            "space": t.space,
+            "damage": t.damage,
+            "cost": t.cost,
+            "notes": t.notes,
+            "keywords": sorted(t.keywords),
+            "ability": t.ability,
+        }
+        for t in db
+    ]
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServerError(403, "forbidden", "the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        if err.get("type") == "json_invalid":
+            return "the body is not valid JSON"
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the request is malformed"
+
+
+def create_app(db_path: str, *, computer: ComputerPlayers | None = None) -> FastAPI:
+    store = Store(db_path)
+    server = GameServer(store, computer)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await server.close()
+        store.close()
+
+    app = FastAPI(
+        title="Rebel Space game server",
+        version="1",
+        description="REST for creating, joining and reading games; a WebSocket per seat at "
+        "/api/games/{game_id}/ws pushes each new view. See docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+        return JSONResponse(exc.to_dict(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        body = {"error": "bad_request", "message": _validation_message(exc)}
+        return JSONResponse(body, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "bad_request", 413: "too_large"}.get(
+            exc.status_code, "bad_request"
+        )
+        return JSONResponse({"error": code, "message": str(exc.detail)}, exc.status_code)
+
+    @app.get("/api/cards")
+    async def cards() -> dict[str, Any]:
+        """The card catalogue of the server's games: every card type as printed (public)."""
+        return {"cards": card_catalogue(default_cards())}
+
+    @app.post("/api/games", status_code=201, response_model=Created, responses=REFUSALS)
+    async def create_game(body: CreateGame) -> dict[str, Any]:
+        """Create a game. Hot-seat returns both seats' tokens; computer and online games the
+        creator's seat only (online: `invite` is the link for the other seat)."""
+        spec = NewGame(body.mode, body.side, body.opponent, body.level, body.seed)
+        session, seats, invite = server.create(spec)
+        return {
+            "game_id": session.id,
+            "mode": session.mode,
+            "seats": [{"player": SEATS[p], "token": t} for p, t in seats],
+            "invite": invite,
+            "watch": f"/watch/{session.id}",
+        }
+
+    @app.post("/api/games/{game_id}/join", response_model=Seat, responses=REFUSALS)
+    async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
+        """Take the open seat of an online game with its invite code."""
+        seat, token = server.join(game_id, body.invite)
+        return {"player": SEATS[seat], "token": token}
+
+    @app.get("/api/games/{game_id}", responses=STATE)
+    async def read_game(game_id: str, request: Request) -> Response:
+        """The state message: the seat's own view with its token, the public view without."""
+        session = server.get(game_id)
+        return state_response(session, session.authorize(bearer(request)))
+
+    @app.post("/api/games/{game_id}/actions", responses=STATE)
+    async def act(game_id: str, body: ActionBody, request: Request) -> Response:
+        """Make the seat's decision; answers with the seat's new state message. The action is
+        in the database before this answers."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        text = server.act(session, seat, body.action)
+        return Response(text, media_type="application/json")
+
+    @app.post("/api/games/{game_id}/undo", responses=STATE)
+    async def undo(game_id: str, request: Request) -> Response:
+        """Take back the seat's last decision: at once against the computer, after the other
+        player agrees in a two-person game (see docs/protocol.md for what cannot be undone)."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        server.request_undo(session, seat)
+        return state_response(session, seat)
+
+    @app.post("/api/games/{game_id}/undo/answer", responses=STATE)
+    async def undo_answer(game_id: str, body: UndoAnswer, request: Request) -> Response:
+        """Accept or refuse the other player's undo request."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        server.answer_undo(session, seat, body.accept)
+        return state_response(session, seat)
+
+    @app.get("/api/games/{game_id}/record", responses=REFUSALS)
+    async def record(game_id: str) -> dict[str, Any]:
+        """The engine's game record (`rebelspace replay` reads it), once the game is over."""
+        session = server.get(game_id)
+        if not session.state.is_over:
+            raise ServerError(409, "conflict", "the record is kept secret until the game is over")
+        return to_record(session.state)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def websocket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        await ws.accept()
+        try:
+            session = server.get(game_id)
+            seat = session.authorize(token)
+        except ServerError as e:
+            await ws.send_json({"type": "error", **e.to_dict()})
+            await ws.close(code=4000 + e.status, reason=e.code)
+            return
+        conn = server.connect(session, seat)
+        writer = asyncio.create_task(_write(ws, conn))
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
+                _handle(server, game_id, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            server.disconnect(server.sessions.get(game_id) or session, conn)
+            conn.close()
+            writer.cancel()  # it may be stuck sending to a client that stopped reading
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    _static_routes(app)
+    return app
+
+
+async def _write(ws: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            text = await conn.outbox.get()
+            if text is None:
+                await ws.close()
+                return
+            await ws.send_text(text)
+    except Exception:  # the client went away: the reader notices and cleans up
+        return
+
+
+def _handle(server: GameServer, game_id: str, conn: Connection, text: str) -> None:
+    """One client message. Errors go back on the same connection, which stays open."""
+    try:
+        if len(text) > MAX_WS_MESSAGE:
+            raise ServerError(413, "too_large", f"a message is at most {MAX_WS_MESSAGE} bytes")
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            raise ServerError(400, "bad_request", "the message is not valid JSON") from None
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            raise ServerError(400, "bad_request", 'a message is an object with a "type"')
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send({"type": "pong"})
+            return
+        session = server.get(game_id)
+        if kind not in ("action", "undo", "undo_answer"):
+            raise ServerError(400, "bad_request", f"unknown message type {kind!r}")
+        if conn.seat is None:
+            raise ServerError(403, "forbidden", "a spectator cannot act")
+        if kind == "action":
+            if "action" not in msg:
+                raise ServerError(400, "bad_request", 'an action message needs "action"')
+            server.act(session, conn.seat, msg["action"])
+        elif kind == "undo":
+            server.request_undo(session, conn.seat)
+        else:
+            accept = msg.get("accept")
+            if type(accept) is not bool:
+                raise ServerError(400, "bad_request", '"accept" must be true or false')
+            server.answer_undo(session, conn.seat, accept)
+    except ServerError as e:
+        conn.send({"type": "error", **e.to_dict()})
+
+
+def _static_routes(app: FastAPI) -> None:
+    """The browser client (src/rebelspace/web), when it is there: its files at /, and its
+    index page for the links the server hands out."""
+    index = WEB_DIR / "index.html"
+
+    async def page() -> Any:
+        if index.is_file():
+            return FileResponse(index)
+        return HTMLResponse(
+            "<!doctype html><title>Rebel Space</title><p>The Rebel Space server is running; "
+            "the browser client is not installed. The API is described at "
+            '<a href="/docs">/docs</a>.</p>'
+        )
+
+    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    for path in ("/join/{game_id}/{code}", "/watch/{game_id}", "/game/{game_id}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    if WEB_DIR.is_dir():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

@@ -1,0 +1,94 @@
+"""The computer's decisions, off the event loop so that other games never wait for them.
+
+An agent decides from its seat's view and the legal ids only (the ``Agent`` protocol), so the
+decision can run anywhere: ``random`` inline (microseconds), ``heuristic`` in a thread (well
+under a millisecond), ``ismcts`` in a process pool (up to seconds of pure Python, which in a
+thread would hold the GIL against the event loop). A fresh agent is made for every decision
+with a seed derived from the game's seed and the ply, so a game replays identically after a
+restart and an undo gives the same answer to the same question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from rebelspace.engine import PlayerView, RulesOptions, context_for
+
+from .games import cards_from_text
+
+log = logging.getLogger("rebelspace.server")
+
+# Stream numbers for derive_seed: far from the simulator's (0 and 1) and the TUI's (2, 3).
+AGENT_STREAM = 1_000_000
+
+
+def agent_seed(game_seed: int, ply: int) -> int:
+    from rebelspace.sim import derive_seed
+
+    return derive_seed(game_seed, AGENT_STREAM + ply)
+
+
+def decide(
+    spec: str,
+    rules: dict[str, object],
+    cards: str,
+    view: PlayerView,
+    legal: Sequence[int],
+    seed: int,
+) -> int:
+    """One decision (also the process pool's entry point: every argument pickles)."""
+    from rebelspace.agents.registry import make_agent
+
+    ctx = context_for(cards_from_text(cards), RulesOptions.from_dict(rules))
+    return make_agent(spec, ctx, seed).act(view, list(legal))
+
+
+class ComputerPlayers:
+    """Runs decisions where they cost the event loop least."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or max(1, (os.cpu_count() or 2) - 1)
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def decide(
+        self,
+        spec: str,
+        rules: dict[str, object],
+        cards: str,
+        view: PlayerView,
+        legal: Sequence[int],
+        seed: int,
+    ) -> int:
+        if spec == "random":
+            return decide(spec, rules, cards, view, legal, seed)
+        if spec.startswith("ismcts"):
+            try:
+                if self._pool is None:
+                    # spawn: forking a process that runs an event loop and threads is unsafe.
+                    self._pool = ProcessPoolExecutor(
+                        self.processes, mp_context=multiprocessing.get_context("spawn")
+                    )
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(
+                    self._pool, decide, spec, rules, cards, view, tuple(legal), seed
+                )
+            except (BrokenProcessPool, RuntimeError, OSError) as e:
+                # A pool that cannot start or lost a worker: the game must not stall, so this
+                # decision is made in a thread (same answer, the seed is the same) and the
+                # pool is made again for the next one.
+                log.warning("the computer's process pool failed (%s); deciding in a thread", e)
+                pool, self._pool = self._pool, None
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(decide, spec, rules, cards, view, legal, seed)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

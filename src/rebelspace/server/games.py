@@ -1,0 +1,387 @@
+"""Game sessions: one live game in memory, what each seat may see, undo and its limits.
+
+A ``Session`` is rebuilt from its stored row by replaying the applied actions (the engine is
+deterministic), so the database is the only truth and memory is a cache of it. Everything here
+is synchronous and runs on the server's event loop thread: a check, the engine's ``apply`` and
+the database write happen with no ``await`` between them, so two requests on one game can never
+interleave half-way.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections import Counter
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from rebelspace.engine import CardDB, GameState, IllegalActionError, RulesOptions, new_game
+from rebelspace.engine.cards import cards_from_data
+from rebelspace.engine.rules.battle import defenders, value
+from rebelspace.engine.state import default_cards
+
+from .store import GameRow, Store, hash_token
+
+SEATS = ("rebel", "imperial")
+MODES = ("computer", "hotseat", "online")
+
+
+class ServerError(Exception):
+    """A refused request: HTTP status, protocol error code and a message in plain words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def to_dict(self) -> dict[str, str]:
+        return {"error": self.code, "message": self.message}
+
+
+def not_found(game_id: str) -> ServerError:
+    return ServerError(404, "not_found", f"there is no game {game_id!r}")
+
+
+# --- card data ----------------------------------------------------------------------------------
+
+_CARDS: dict[str, CardDB] = {}
+
+
+_TEXTS: dict[int, tuple[CardDB, str]] = {}
+
+
+def cards_text(db: CardDB) -> str:
+    """The card data as stored with each game (computed once per card list)."""
+    hit = _TEXTS.get(id(db))
+    if hit is None or hit[0] is not db:
+        hit = _TEXTS[id(db)] = (db, json.dumps(db.to_data(), sort_keys=True))
+    return hit[1]
+
+
+def cards_from_text(text: str) -> CardDB:
+    """The CardDB of stored card data; the packaged lists when equal to them, so that games
+    share one engine context instead of building one per game."""
+    db = _CARDS.get(text)
+    if db is None:
+        default = default_cards()
+        db = default if text == cards_text(default) else cards_from_data(json.loads(text))
+        _CARDS[text] = db
+    return db
+
+
+# --- what an action reveals (undo limits) --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    hands: tuple[frozenset[int], frozenset[int]]
+    decks: tuple[frozenset[int], frozenset[int]]
+    seen: tuple[int, int]
+    known: tuple[Counter[int], Counter[int]]
+
+
+def _snapshot(s: GameState) -> _Snapshot:
+    return _Snapshot(
+        hands=(frozenset(s.hand[0]), frozenset(s.hand[1])),
+        decks=(frozenset(s.deck[0]), frozenset(s.deck[1])),
+        seen=(len(s.seen[0]), len(s.seen[1])),
+        known=(Counter(s.known[0]), Counter(s.known[1])),
+    )
+
+
+def reveals(before: _Snapshot, after: _Snapshot) -> tuple[bool, bool]:
+    """Whether an action showed each player (Rebel, Imperial) a card that was hidden from them:
+    a card came into their hand from their deck (a draw, a search), a spy showed them the other
+    hand (R27), a card left the other player's hand (played, deployed, attached, discarded), or
+    they learnt a card in the other hand (R26). Undo never goes back across such an action,
+    since what was seen cannot be unseen."""
+    out = []
+    for p in (0, 1):
+        o = 1 - p
+        drew = bool((after.hands[p] - before.hands[p]) & before.decks[p])
+        spied = after.seen[p] > before.seen[p]
+        shown = bool(before.hands[o] - after.hands[o])
+        learnt = bool(after.known[p] - before.known[p])
+        out.append(drew or spied or shown or learnt)
+    return out[0], out[1]
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class UndoRequest:
+    seat: int  # who asked
+    keep: int  # plies kept if accepted
+    epoch: int  # the session's epoch when asked: any change since cancels the request
+
+
+class Session:
+    """One game in memory: its stored row, the rebuilt state and per-ply bookkeeping."""
+
+    def __init__(self, row: GameRow, actions: list[tuple[int, int]]) -> None:
+        self.row = row
+        self.token_hashes: list[str | None] = list(row.token_hashes)
+        self.cards = cards_from_text(row.cards)
+        self.options = RulesOptions.from_dict(row.rules)
+        self.connections: set[Any] = set()  # app.Connection objects
+        self.undo: UndoRequest | None = None
+        self.computer_running = False
+        self.used = 0.0  # time.monotonic() of the last request (the cache drops idle games)
+        # Bumped by every change of the game (action, undo): a computer move or an undo
+        # request computed before a change is dropped.
+        self.epoch = 0
+        self.state = new_game(row.seed, options=self.options, cards=self.cards)
+        self.seats: list[int] = []  # who decided each ply
+        self.revealed: list[tuple[bool, bool]] = []  # per ply: reveals() of that action
+        for action, seat in actions:
+            self._apply(action, seat)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def mode(self) -> str:
+        return self.row.mode
+
+    @property
+    def version(self) -> int:
+        return len(self.seats)
+
+    @property
+    def computer_seat(self) -> int | None:
+        return self.row.computer_seat
+
+    def _apply(self, action: int | str, seat: int) -> int:
+        before = _snapshot(self.state)
+        self.state.apply(action, player=seat)  # raises IllegalActionError, state unchanged
+        assert self.state.history is not None
+        self.seats.append(seat)
+        self.revealed.append(reveals(before, _snapshot(self.state)))
+        self.epoch += 1
+        return self.state.history[-1]
+
+    def rebuild(self, actions: list[tuple[int, int]]) -> None:
+        """Replay from the start (undo, or a failed write): connections and tokens are kept."""
+        fresh = Session(self.row, actions)
+        self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
+        self.epoch += 1
+        self.undo = None
+
+    def actions(self) -> list[tuple[int, int]]:
+        assert self.state.history is not None
+        return list(zip(self.state.history, self.seats, strict=True))
+
+    # --- seats and tokens
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat this token opens, or None. Compared in constant time."""
+        digest = hash_token(token)
+        for seat, stored in enumerate(self.token_hashes):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                return seat
+        return None
+
+    def authorize(self, token: str | None) -> int | None:
+        """The seat of a token; None (a spectator) without one. A token that opens no seat is
+        refused rather than treated as a spectator, so a typo is noticed."""
+        if token is None:
+            return None
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServerError(403, "forbidden", "this token does not open a seat of this game")
+        return seat
+
+    def require_seat(self, token: str | None) -> int:
+        if token is None:
+            raise ServerError(
+                403, "forbidden", "this needs a seat's token (header Authorization: Bearer ...)"
+            )
+        seat = self.authorize(token)
+        assert seat is not None
+        return seat
+
+    def connected(self, seat: int) -> bool:
+        if seat == self.computer_seat:
+            return True
+        return any(c.seat == seat for c in self.connections)
+
+    # --- actions
+
+    def act(self, seat: int, action: object, store: Store) -> int:
+        """Apply a seat's action and store it before returning; refusals change nothing."""
+        state = self.state
+        if state.is_over:
+            raise ServerError(409, "conflict", "the game is over")
+        if any(h is None for h in self.token_hashes) and self.computer_seat is None:
+            raise ServerError(409, "conflict", "the other seat is still open: wait for a player")
+        if seat == self.computer_seat:
+            raise ServerError(403, "forbidden", "the computer plays this seat")
+        if seat != state.to_move:
+            raise ServerError(
+                409,
+                "not_your_turn",
+                f"it is {SEATS[state.to_move]}'s decision, not {SEATS[seat]}'s",
+            )
+        action_id = self.parse(action)
+        return self.commit(action_id, seat, store)
+
+    def parse(self, action: object) -> int:
+        space = self.state.action_space
+        if type(action) is int:
+            if not 0 <= action < space.size:
+                raise ServerError(
+                    422,
+                    "illegal_action",
+                    f"there is no action with id {action} (0..{space.size - 1})",
+                )
+            return action
+        if isinstance(action, str):
+            if len(action) > 200:
+                raise ServerError(400, "bad_request", "an action text is at most 200 characters")
+            try:
+                return space.parse(action)
+            except IllegalActionError as e:
+                raise ServerError(422, "illegal_action", str(e)) from None
+        raise ServerError(
+            400,
+            "bad_request",
+            f"'action' must be an action id or text, got {type(action).__name__}",
+        )
+
+    def commit(self, action_id: int, seat: int, store: Store) -> int:
+        """Apply, then write; if the write fails the game is rebuilt from the database."""
+        try:
+            applied = self._apply(action_id, seat)
+        except IllegalActionError as e:
+            raise ServerError(422, "illegal_action", str(e)) from None
+        self.undo = None
+        outcome = self.state.outcome
+        try:
+            store.add_action(
+                self.id,
+                self.version - 1,
+                applied,
+                seat,
+                None if outcome is None else outcome.winner,
+            )
+        except Exception:
+            self.rebuild(self.actions()[:-1])
+            raise
+        return applied
+
+    # --- undo
+
+    def undo_target(self, seat: int) -> tuple[int | None, str]:
+        """(plies to keep, "") if ``seat`` may take back its last decision, else (None, why)."""
+        if seat == self.computer_seat:
+            return None, "the computer's seat does not undo"
+        if self.state.is_over:
+            return None, "the game is over"
+        last = next((i for i in range(self.version - 1, -1, -1) if self.seats[i] == seat), None)
+        if last is None:
+            return None, "you have made no decision yet"
+        # Against the computer only what the person saw matters (the computer forgets); in a
+        # two-person game neither player may be made to unsee a card.
+        who = (seat,) if self.computer_seat is not None else (0, 1)
+        assert self.state.history is not None
+        space = self.state.action_space
+        for i in range(last, self.version):
+            for p in who:
+                if self.revealed[i][p]:
+                    text = space.text(self.state.history[i])
+                    whom = "you" if p == seat else f"the {SEATS[p]} player"
+                    return None, (
+                        f"undo would take back {SEATS[self.seats[i]]}'s {text!r}, "
+                        f"which showed {whom} a hidden card"
+                    )
+        return last, ""
+
+    def take_back(self, keep: int, store: Store) -> None:
+        store.truncate(self.id, keep)
+        self.rebuild(self.actions()[:keep])
+
+    # --- messages
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """The state message for a seat (None: a spectator), as JSON-ready data."""
+        data: dict[str, Any] = json.loads(self.message_text(seat))
+        return data
+
+    def message_text(self, seat: int | None) -> str:
+        """The state message for a seat (None: a spectator) as JSON text. It holds only the
+        seat's own view (R5), or the public view for a spectator."""
+        state = self.state
+        view = state.public_view() if seat is None else state.view(seat)
+        outcome = state.outcome
+        allowed = False
+        if seat is not None and self.undo is None:
+            allowed = self.undo_target(seat)[0] is not None
+        msg: dict[str, Any] = {
+            "type": "state",
+            "game_id": self.id,
+            "mode": self.mode,
+            "seat": None if seat is None else SEATS[seat],
+            "seats": {
+                SEATS[p]: {
+                    "kind": "computer" if p == self.computer_seat else "human",
+                    "connected": self.connected(p),
+                    "taken": p == self.computer_seat or self.token_hashes[p] is not None,
+                }
+                for p in (0, 1)
+            },
+            "version": self.version,
+            "view": view,  # serialised by _fields: same as view.to_dict(), without its copies
+            "legal": [{"id": a, "text": t} for a, t in view.legal_actions],
+            "undo": {
+                "pending_from": None if self.undo is None else SEATS[self.undo.seat],
+                "allowed": allowed,
+            },
+            "over": outcome is not None,
+            "winner": None if outcome is None else SEATS[outcome.winner],
+            "battle_values": battle_values(state),
+        }
+        if (
+            seat == self.row.creator_seat
+            and self.row.invite is not None
+            and self.token_hashes[1 - seat] is None
+        ):
+            msg["invite"] = invite_path(self.id, self.row.invite)
+        return json.dumps(msg, default=_fields)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(obj: object) -> dict[str, Any]:
+    """JSON for the view's frozen dataclasses: their fields in order, as ``asdict`` gives them
+    (tuples become lists either way), but without ``asdict``'s deep copies (4x faster)."""
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None:
+        if not is_dataclass(obj) or isinstance(obj, type):
+            raise TypeError(f"cannot serialise {type(obj).__name__}")
+        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+    return {name: getattr(obj, name) for name in names}
+
+
+def battle_values(s: GameState) -> list[dict[str, Any]]:
+    """Each attacking group's battle value and its defenders' (R13 with R30's bonuses), by the
+    engine's own rule; public, since every unit, attachment and bonus in a battle is."""
+    out: list[dict[str, Any]] = []
+    for g, units in enumerate(s.groups):
+        kind = s.gkind[g]
+        defending = defenders(s, g)
+        out.append(
+            {
+                "number": g + 1,
+                "attack": value(s, units, kind, s.atk_bonus),
+                "defense": value(s, defending, kind, s.def_bonus) if defending else None,
+            }
+        )
+    return out
+
+
+def invite_path(game_id: str, code: str) -> str:
+    return f"/join/{game_id}/{code}"

@@ -1,0 +1,279 @@
+"""``rebelspace loadtest``: many concurrent games against a running server, over real sockets.
+
+Each game is created over REST; each human seat opens its own WebSocket and plays a random
+legal action whenever the pushed state says it is its decision, sending it on the WebSocket or
+by REST. The latency of an action is the time from sending it to receiving the state that
+includes it (the WebSocket push, or the REST answer). Everything that goes wrong counts as an
+error: an ``error`` message, a refused request, a dropped connection, or a game that makes no
+progress for ``STALL_SECONDS``.
+
+REST calls use a minimal HTTP/1.1 client, one keep-alive connection per seat: a general client
+such as httpx costs the load generator ~3 ms of CPU per request, which on a small machine
+would measure the load generator rather than the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+STALL_SECONDS = 30.0
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {"ws": [], "rest": []})
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+
+
+@dataclass(frozen=True)
+class _Options:
+    host: str
+    port: int
+    budget: int  # human actions per game; 0: to the end
+    think: float
+    via: str
+    ramp: float
+
+
+@dataclass
+class _Game:
+    game_id: str
+    budget: int  # human actions left; -1: play to the end
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) by the nearest-rank method; 0.0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), math.ceil(q * len(ordered))))
+    return ordered[rank - 1]
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection for JSON requests (what the load test needs only)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(
+        self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, bytes]:
+        if self._streams is None:
+            self._streams = await asyncio.wait_for(
+                asyncio.open_connection(self.host, self.port), STALL_SECONDS
+            )
+        reader, writer = self._streams
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        )
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        writer.write(head.encode() + b"\r\n" + data)
+        try:
+            return await asyncio.wait_for(self._response(reader), STALL_SECONDS)
+        except BaseException:
+            self.close()
+            raise
+
+    async def _response(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
+        status = int((await reader.readline()).split()[1])
+        length, chunked, close = 0, False, False
+        while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            name, value = name.strip().lower(), value.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value:
+                chunked = True
+            elif name == "connection" and value == "close":
+                close = True
+        if chunked:
+            body = b""
+            while size := int((await reader.readline()).strip(), 16):
+                body += await reader.readexactly(size + 2)
+                body = body[:-2]
+            await reader.readline()
+        else:
+            body = await reader.readexactly(length)
+        if close:
+            self.close()
+        return status, body
+
+    def close(self) -> None:
+        if self._streams is not None:
+            self._streams[1].close()
+            self._streams = None
+
+
+async def _seat(
+    ws_url: str, token: str, game: _Game, rng: random.Random, opts: _Options, tally: Tally
+) -> None:
+    """One human seat: its WebSocket tells it when to act; it acts on the WebSocket or by REST
+    (``opts.via``; "both": each action picks one at random)."""
+    from websockets.asyncio.client import connect
+
+    http = Http(opts.host, opts.port)
+    async with connect(ws_url, max_size=8 * 2**20, open_timeout=STALL_SECONDS) as ws:
+        acted = -1  # the version we last acted on
+        sent_at: float | None = None  # a WebSocket action waiting for its state
+        while not game.done.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
+            except TimeoutError:
+                if game.done.is_set():
+                    break
+                raise
+            msg: dict[str, Any] = json.loads(text)
+            kind = msg.get("type")
+            if kind == "error":
+                tally.errors.append(f"{msg.get('error')}: {msg.get('message')}")
+                sent_at = None
+                continue
+            if kind != "state":
+                continue
+            version = msg["version"]
+            if sent_at is not None and version > acted:
+                tally.latencies["ws"].append(time.perf_counter() - sent_at)
+                sent_at = None
+            if msg["over"]:
+                if not game.done.is_set():
+                    tally.games_finished += 1
+                game.done.set()
+                break
+            if sent_at is None and msg["legal"] and version > acted:
+                if game.budget == 0:
+                    game.done.set()
+                    break
+                if game.budget > 0:
+                    game.budget -= 1
+                if opts.think:
+                    await asyncio.sleep(opts.think * (0.5 + rng.random()))
+                choice = rng.choice(msg["legal"])["id"]
+                acted = version
+                via = opts.via if opts.via != "both" else rng.choice(("ws", "rest"))
+                started = time.perf_counter()
+                if via == "ws":
+                    sent_at = started
+                    await ws.send(json.dumps({"type": "action", "action": choice}))
+                    continue
+                path = f"/api/games/{game.game_id}/actions"
+                status, body = await http.request("POST", path, {"action": choice}, token)
+                if status != 200:
+                    tally.errors.append(f"REST action: HTTP {status} {body[:200]!r}")
+                    continue
+                tally.latencies["rest"].append(time.perf_counter() - started)
+    http.close()
+
+
+async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:
+    rng = random.Random(seed)
+    # Players arrive over the ramp-up time, not all in the same millisecond.
+    await asyncio.sleep(opts.ramp * rng.random())
+    body: dict[str, Any] = {"mode": mode, "side": "random"}
+    if mode == "computer":
+        body["opponent"] = "random"
+    http = Http(opts.host, opts.port)
+    try:
+        status, answer = await http.request("POST", "/api/games", body)
+    finally:
+        http.close()
+    if status != 201:
+        raise RuntimeError(f"creating a game: HTTP {status} {answer[:200]!r}")
+    created = json.loads(answer)
+    gid = created["game_id"]
+    game = _Game(gid, opts.budget if opts.budget > 0 else -1)
+    seats = [
+        asyncio.create_task(
+            _seat(
+                f"ws://{opts.host}:{opts.port}/api/games/{gid}/ws?token={s['token']}",
+                s["token"],
+                game,
+                random.Random(rng.getrandbits(63)),
+                opts,
+                tally,
+            )
+        )
+        for s in created["seats"]
+    ]
+    stop = asyncio.create_task(game.done.wait())
+    try:
+        # Until the game is done, or a seat fails (its exception is raised here).
+        pending: set[asyncio.Future[Any]] = {stop, *seats}
+        while not game.done.is_set() and len(pending) > 1:
+            finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in finished:
+                if task is not stop:
+                    task.result()
+    finally:
+        for task in (stop, *seats):
+            task.cancel()
+        await asyncio.gather(stop, *seats, return_exceptions=True)
+
+
+async def run_loadtest(
+    url: str,
+    *,
+    games: int,
+    actions: int,
+    mode: str,
+    think: float,
+    seed: int,
+    via: str = "both",
+    ramp: float = 2.0,
+) -> dict[str, Any]:
+    """Play the games and return the figures (errors, latency percentiles in ms, counts)."""
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise ValueError(f"--url must be http://HOST:PORT, got {url!r}")
+    opts = _Options(parts.hostname, parts.port or 80, actions, think, via, ramp)
+    tally = Tally()
+    started = time.perf_counter()
+
+    async def one(i: int) -> None:
+        kind = mode if mode != "mixed" else ("hotseat", "computer")[i % 2]
+        try:
+            await _play(kind, seed * 1_000_003 + i, opts, tally)
+        except Exception as e:  # every failure is counted, none stops the run
+            tally.errors.append(f"game {i}: {type(e).__name__}: {e}")
+
+    await asyncio.gather(*(one(i) for i in range(games)))
+    seconds = time.perf_counter() - started
+    both = tally.latencies["ws"] + tally.latencies["rest"]
+    result: dict[str, Any] = {
+        "games": games,
+        "mode": mode,
+        "think_seconds": think,
+        "ramp_seconds": ramp,
+        "errors": len(tally.errors),
+        "first_errors": tally.errors[:5],
+        "actions": len(both),
+        "games_finished": tally.games_finished,
+        "seconds": round(seconds, 2),
+        "actions_per_second": round(len(both) / seconds, 1) if seconds else 0.0,
+        "p50_ms": _ms(percentile(both, 0.50)),
+        "p95_ms": _ms(percentile(both, 0.95)),
+        "max_ms": _ms(max(both, default=0.0)),
+    }
+    for via_name, values in tally.latencies.items():
+        if values:
+            result[f"{via_name}_actions"] = len(values)
+            result[f"{via_name}_p50_ms"] = _ms(percentile(values, 0.50))
+            result[f"{via_name}_p95_ms"] = _ms(percentile(values, 0.95))
+    return result
+
+
+def _ms(seconds: float) -> float:
+    return round(1000 * seconds, 2)

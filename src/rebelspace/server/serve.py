@@ -1,0 +1,163 @@
+"""``rebelspace serve`` and ``rebelspace loadtest``: their arguments and how they run."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+DEFAULT_DB = "rebelspace-games.sqlite3"
+
+
+def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "serve",
+        help="run the game server (REST + WebSocket, SQLite store)",
+        description="Run the game server: games against the computer, hot-seat and online "
+        "games in the browser. Games are kept in a SQLite file and resume after a restart. "
+        "The protocol is in docs/protocol.md; the OpenAPI page is at /docs.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        metavar="PATH",
+        help=f"the SQLite file of the games (default ./{DEFAULT_DB}; created if missing)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes for the ismcts computer player (default: cores - 1, at least 1)",
+    )
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every request (WebSocket URLs hold seat tokens: keep such logs private)",
+    )
+    p.add_argument(
+        "--ws-deflate",
+        action="store_true",
+        help="compress WebSocket messages (permessage-deflate): less traffic on slow links, "
+        "several times the CPU per message (default: off)",
+    )
+    p.set_defaults(handler=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .computer import ComputerPlayers
+    from .limits import WS_MAX_SIZE
+
+    folder = os.path.dirname(os.path.abspath(args.db))
+    if not os.path.isdir(folder):
+        print(f"rebelspace serve: --db {args.db}: folder {folder} does not exist", file=sys.stderr)
+        return 2
+    if args.workers is not None and args.workers < 1:
+        print("rebelspace serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    app = create_app(args.db, computer=ComputerPlayers(args.workers))
+    print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=WS_MAX_SIZE,
+        access_log=args.access_log,
+        ws_per_message_deflate=args.ws_deflate,
+        # uvicorn logs every WebSocket's URL (with its ?token=) at "info": only on request.
+        log_level="info" if args.access_log else "warning",
+        # Longer than a player's pause, so a client rarely reuses a connection being closed.
+        timeout_keep_alive=30,
+    )
+    return 0
+
+
+def add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "loadtest",
+        help="play many concurrent games against a running server; latency and errors",
+        description="Play GAMES concurrent games over real HTTP and WebSocket connections "
+        "against a running server (start one with `rebelspace serve`). Each game is hot-seat "
+        "(both seats play random legal actions over their own WebSocket) or against the random "
+        "computer. Prints the errors and the p50/p95/max latency of the human seats' actions: "
+        "from sending the action to receiving the new state (on the seat's WebSocket, or the "
+        "REST answer).",
+    )
+    p.add_argument(
+        "--url", default="http://127.0.0.1:8000", help="the server (default: %(default)s)"
+    )
+    p.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    p.add_argument(
+        "--actions",
+        type=int,
+        default=0,
+        help="human actions per game at most; 0 (default): play every game to its end",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("hotseat", "computer", "mixed"),
+        default="mixed",
+        help="hot-seat games, games against the random computer, or half of each (default)",
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.25,
+        help="mean seconds a player waits before each action, drawn from 0.5x..1.5x (default "
+        "0.25, far quicker than people play; 0: as fast as the server answers, a stress test)",
+    )
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=2.0,
+        help="seconds over which the games start, each at a random moment (default 2)",
+    )
+    p.add_argument(
+        "--via",
+        choices=("ws", "rest", "both"),
+        default="both",
+        help="send actions on the seat's WebSocket, by REST, or each at random (default)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the players' choices")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(handler=cmd_loadtest)
+
+
+def cmd_loadtest(args: argparse.Namespace) -> int:
+    import asyncio
+    import json
+
+    from .loadtest import run_loadtest
+
+    if args.games < 1 or args.actions < 0 or args.think < 0 or args.ramp < 0:
+        print(
+            "rebelspace loadtest: --games must be >= 1, --actions, --think and --ramp >= 0",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        result = asyncio.run(
+            run_loadtest(
+                args.url,
+                games=args.games,
+                actions=args.actions,
+                mode=args.mode,
+                think=args.think,
+                seed=args.seed,
+                via=args.via,
+                ramp=args.ramp,
+            )
+        )
+    except ValueError as e:
+        print(f"rebelspace loadtest: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:<22} {value}")
+    return 0 if result["errors"] == 0 else 1

@@ -1,0 +1,135 @@
+// Talking to the server (docs/protocol.md): REST calls, the game WebSocket, and the seat
+// tokens kept in localStorage so a reload (or a server restart) finds the game again.
+
+const STORE_KEY = "rebelspace.games";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** JSON request; a 4xx/5xx answer becomes an ApiError carrying the server's own message. */
+export async function request(method, path, { token = null, body = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "network", `Cannot reach the server (${err.message}).`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = (data && data.error) || `http_${response.status}`;
+    const message = (data && (data.message || data.detail)) || response.statusText;
+    throw new ApiError(response.status, code, typeof message === "string" ? message : JSON.stringify(message));
+  }
+  return data;
+}
+
+// ---- seat tokens ---------------------------------------------------------------------------
+
+/** {gameId: {mode, seats: {rebel?: token, imperial?: token}, created}} */
+export function storedGames() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+export function storedGame(gameId) {
+  return storedGames()[gameId] || null;
+}
+
+export function rememberSeat(gameId, mode, player, token) {
+  const games = storedGames();
+  const entry = games[gameId] || { mode, seats: {}, created: Date.now() };
+  entry.mode = mode || entry.mode;
+  entry.seats[player] = token;
+  games[gameId] = entry;
+  localStorage.setItem(STORE_KEY, JSON.stringify(games));
+}
+
+export function forgetGame(gameId) {
+  const games = storedGames();
+  delete games[gameId];
+  localStorage.setItem(STORE_KEY, JSON.stringify(games));
+}
+
+// ---- WebSocket -------------------------------------------------------------------------------
+
+/**
+ * Keep a WebSocket to one game open: reconnects with back-off when the connection drops
+ * (e.g. the server restarted), and reports "open"/"closed" so the page can say so.
+ */
+export function openSocket(gameId, token, onMessage, onStatus) {
+  let ws = null;
+  let closed = false;
+  let delay = 500;
+  let pinger = null;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`;
+
+  function connect() {
+    ws = new WebSocket(url);
+    ws.onopen = () => {
+      delay = 500;
+      onStatus("open");
+      pinger = setInterval(() => send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      onMessage(data);
+    };
+    ws.onclose = (event) => {
+      clearInterval(pinger);
+      if (closed) return;
+      if (event.code >= 4000 && event.code < 5000) {
+        // The server refused us (4403 wrong token, 4404 no such game): retrying cannot help.
+        onStatus("refused");
+        return;
+      }
+      onStatus("closed");
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 8000);
+    };
+  }
+
+  function send(data) {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(data));
+      return true;
+    }
+    return false;
+  }
+
+  connect();
+  return {
+    send,
+    close() {
+      closed = true;
+      clearInterval(pinger);
+      if (ws) ws.close();
+    },
+  };
+}

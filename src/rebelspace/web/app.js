@@ -1,0 +1,85 @@
+// Rebel Space browser client: the routes (lobby, game, join, watch) and page-wide listeners.
+
+import { ApiError, rememberSeat, request, storedGame } from "./api.js";
+import { loadCatalogue } from "./cards.js";
+import { showError } from "./errors.js";
+import { GameController } from "./game.js";
+import { renderLobby } from "./lobby.js";
+import { closeMenu } from "./menu.js";
+
+const root = document.getElementById("app");
+let game = null; // the open game's controller, if any
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+async function route() {
+  if (game) game.close();
+  game = null;
+  closeMenu();
+  const parts = location.pathname.split("/").filter(Boolean);
+  try {
+    await loadCatalogue();
+  } catch (err) {
+    showError(`Cannot load the card list: ${err.message}`);
+    return;
+  }
+  if (parts[0] === "game" && parts[1]) return openGame(parts[1], "play");
+  if (parts[0] === "watch" && parts[1]) return openGame(parts[1], "watch");
+  if (parts[0] === "join" && parts[1] && parts[2]) return joinGame(parts[1], parts[2]);
+  document.title = "Rebel Space";
+  renderLobby(root, { go, showError });
+}
+
+async function joinGame(gameId, code) {
+  const stored = storedGame(gameId);
+  try {
+    const seat = await request("POST", `/api/games/${encodeURIComponent(gameId)}/join`, { body: { invite: code } });
+    rememberSeat(gameId, "online", seat.player, seat.token);
+  } catch (err) {
+    // Reopening one's own invite link after joining: the seat is taken, by us.
+    if (!(err instanceof ApiError && err.status === 409 && stored)) {
+      showError(`Could not join: ${err.message}`);
+      renderLobby(root, { go, showError });
+      return;
+    }
+  }
+  history.replaceState({}, "", `/game/${gameId}`);
+  route();
+}
+
+function openGame(gameId, mode) {
+  const stored = mode === "play" ? storedGame(gameId) : null;
+  if (mode === "play" && !stored) {
+    showError("This browser holds no seat for that game, so you are watching it.");
+    history.replaceState({}, "", `/watch/${gameId}`);
+  }
+  game = new GameController(root, gameId, stored ? stored.seats : {}, stored);
+  game.start();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") closeMenu();
+});
+// A click anywhere else closes the action menu (a card's own click stops before this).
+document.addEventListener("click", (e) => {
+  if (!e.target.closest("#action-menu")) closeMenu();
+});
+
+// One delegated listener for clicks (and Enter/Space) on highlighted cards.
+root.addEventListener("click", (e) => game && game.onCardClick(e));
+root.addEventListener("keydown", (e) => {
+  if ((e.key !== "Enter" && e.key !== " ") || !e.target.classList) return;
+  if (e.target.classList.contains("clickable")) {
+    e.preventDefault();
+    if (game) game.onCardClick(e);
+  } else if (e.target.classList.contains("selectable")) {
+    e.preventDefault();
+    e.target.click(); // a battle group: select it
+  }
+});
+
+window.addEventListener("popstate", route);
+route();

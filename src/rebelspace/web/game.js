@@ -1,0 +1,299 @@
+// One open game: its WebSocket(s), the latest state message per seat, hot-seat hand-overs,
+// and turning clicks on the table into the legal actions they stand for.
+
+import { menuLabel, parseAction, placeOf } from "./actions.js";
+import { openSocket, request } from "./api.js";
+import { BattleMemory, groupValues } from "./battle.js";
+import { h } from "./dom.js";
+import { clearError, showError } from "./errors.js";
+import { closeMenu, copy, openMenu, showPile } from "./menu.js";
+import { renderTable } from "./table.js";
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const other = (seat) => (seat === "rebel" ? "imperial" : "rebel");
+
+export class GameController {
+  constructor(root, gameId, tokens, stored) {
+    this.root = root;
+    this.closed = false;
+    this.gameId = gameId;
+    this.tokens = tokens; // {rebel?: token, imperial?: token}
+    this.stored = stored;
+    this.messages = new Map(); // seat (or "watch") -> latest state message
+    this.sockets = [];
+    this.shown = null; // seat shown (hot-seat switches between two)
+    this.handoff = null; // hot-seat: waiting for the next player to take the screen
+    this.selectedGroup = null;
+    this.memory = new BattleMemory();
+    this.connection = "connecting";
+    this.sending = false;
+    this.ui = this.makeUi();
+  }
+
+  start() {
+    const seats = Object.keys(this.tokens);
+    document.title = "Rebel Space: game";
+    this.root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+    for (const seat of seats.length ? seats : [null]) {
+      const token = seat ? this.tokens[seat] : null;
+      const socket = openSocket(
+        this.gameId,
+        token,
+        (data) => this.onSocket(seat, data),
+        (status) => this.onStatus(status, seat, token),
+      );
+      this.sockets.push(socket);
+    }
+  }
+
+  close() {
+    this.closed = true;
+    for (const s of this.sockets) s.close();
+    this.sockets = [];
+  }
+
+  onStatus(status, seat, token) {
+    this.connection = status;
+    if (status === "refused") {
+      this.root.replaceChildren(
+        h("div", { class: "handoff" }, h("h1", {}, "Cannot open this game"), h("p", {}, "The server does not know this game, or this browser's seat for it."), h("a", { href: "/", class: "button" }, "Back to the lobby")),
+      );
+      return;
+    }
+    if (status === "open") {
+      // Also fetch over REST: covers a server that was restarted (it may not push first).
+      this.fetchState(seat, token);
+    }
+    this.render();
+  }
+
+  async fetchState(seat, token) {
+    try {
+      const msg = await request("GET", `/api/games/${encodeURIComponent(this.gameId)}`, { token });
+      this.accept(seat, msg);
+    } catch (err) {
+      showError(err.status === 404 ? "There is no such game on this server." : err.message);
+    }
+  }
+
+  onSocket(seat, data) {
+    if (data.type === "state") this.accept(seat, data, true);
+    else if (data.type === "error") showError(data.message || data.error);
+    else if (data.type === "undo_answer" && !data.accept) showError("Your opponent did not allow the undo.");
+    else if (data.type === "undo_request") this.render();
+    else if (data.type === "opponent") this.render();
+  }
+
+  /**
+   * Take a state message. WebSocket messages arrive in order and are always the latest (an undo
+   * makes the version smaller); a REST answer may arrive after newer pushes, so an older one
+   * is dropped unless `force` (the answer to an undo).
+   */
+  accept(seat, msg, force = false) {
+    const key = seat || "watch";
+    const old = this.messages.get(key);
+    if (!force && old && msg.version < old.version) return;
+    this.messages.set(key, msg);
+    this.render();
+  }
+
+  /** The seat to show: the only one, or in hot-seat the one whose decision it is. */
+  pickSeat() {
+    const seats = Object.keys(this.tokens);
+    if (!seats.length) return "watch";
+    if (seats.length === 1) return seats[0];
+    // The newest message of either seat says whose decision it is.
+    const newest = seats.map((s) => this.messages.get(s)).filter(Boolean).sort((a, b) => b.version - a.version)[0];
+    const toMove = newest ? newest.view.to_move : null;
+    if (toMove && seats.includes(toMove)) {
+      if (this.shown && this.shown !== toMove && !this.handoff) this.handoff = toMove;
+      return this.handoff ? this.shown : toMove;
+    }
+    return this.shown || seats[0];
+  }
+
+  render() {
+    if (this.closed) return;
+    const seat = this.pickSeat();
+    this.shown = seat;
+    const msg = this.messages.get(seat);
+    if (!msg) return;
+    if (this.handoff) return this.renderHandoff(msg);
+    // An online game waits for the second player before anyone acts.
+    const friend = msg.seats && msg.seat ? msg.seats[other(msg.seat)] : null;
+    this.ui.waitingFriend = msg.mode === "online" && !!friend && !friend.taken;
+    const actions = this.ui.waitingFriend ? [] : (msg.legal || []).map(parseAction);
+    this.actions = actions;
+    this.msg = msg;
+    const selectable = this.selectableGroups();
+    if (this.selectedGroup !== null && !selectable.has(this.selectedGroup)) this.selectedGroup = null;
+    this.ui.selectableGroups = selectable;
+    this.ui.selectedGroup = this.selectedGroup;
+    const focusId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.actionId : null;
+    renderTable(this.root, msg, actions, this.memory, this.ui);
+    document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
+    if (focusId) {
+      const again = this.root.querySelector(`[data-action-id="${focusId}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  renderHandoff(msg) {
+    const next = this.handoff;
+    this.root.dataset.version = String(msg.version);
+    this.root.dataset.mine = "no";
+    this.root.replaceChildren(
+      h(
+        "div",
+        { class: "handoff" },
+        h("h1", {}, `${cap(next)} player's decision`),
+        h("p", {}, `Hand the screen to the ${next} player. The other player should look away: the hand will be shown.`),
+        h("button", { type: "button", id: "take-seat", class: "primary", onclick: () => { this.shown = next; this.handoff = null; this.render(); } }, `I am the ${next} player: show my cards`),
+      ),
+    );
+  }
+
+  selectableGroups() {
+    const kinds = this.msg.view.step === "block" ? ["block"] : this.msg.view.step === "target" ? ["target"] : [];
+    return new Set(this.actions.filter((a) => kinds.includes(a.kind)).map((a) => a.group));
+  }
+
+  /** The legal actions a click on a card at `place` (hand, zone, battle group) could mean. */
+  matching(place, name, group) {
+    const battle = this.msg.view.battle;
+    let found = [];
+    if (place === "hand") found = this.actions.filter((a) => placeOf(a) === "hand" && a.card === name);
+    else if (place === "own-active") found = this.actions.filter((a) => ["form", "add", "block"].includes(a.kind) && a.card === name);
+    else if (place === "enemy-active" || place === "enemy-inactive") {
+      const zone = place.slice(6);
+      found = this.actions.filter((a) => a.kind === "target" && a.card === name && a.zone === zone);
+    } else if (place === "group-attackers" || place === "group-defenders") {
+      const from = place === "group-attackers" ? "attacker" : "defender";
+      found = this.actions.filter(
+        (a) =>
+          (a.kind === "ion" && from === "attacker" && a.card === name && a.group === group) ||
+          (a.kind === "pick" && a.card === name && battle && battle.casualty_group === group && battle.casualty_from === from),
+      );
+    }
+    if (this.selectedGroup !== null) {
+      const narrowed = found.filter((a) => a.group === this.selectedGroup);
+      if (narrowed.length) found = narrowed;
+    }
+    return found;
+  }
+
+  makeUi() {
+    const ui = {
+      selectableGroups: new Set(),
+      selectedGroup: null,
+      clickable: (place, name, group) => this.matching(place, name, group).length > 0,
+      selectGroup: (n) => {
+        this.selectedGroup = this.selectedGroup === n ? null : n;
+        this.render();
+      },
+      send: (id) => this.send(id),
+      undo: () => this.undo(),
+      showPile: (title, names) => showPile(title, names),
+      extraStatus: () => this.extraStatus(),
+    };
+    return ui;
+  }
+
+  onCardClick(e) {
+    const el = e.target.closest(".card.clickable");
+    if (!el || !this.root.contains(el)) return;
+    e.stopPropagation();
+    const group = el.dataset.group ? Number(el.dataset.group) : null;
+    const found = this.matching(el.dataset.place, el.dataset.name, group);
+    if (found.length === 1) this.send(found[0].id);
+    else if (found.length > 1) {
+      const value = (n) => {
+        const g = this.msg.view.battle && this.msg.view.battle.groups.find((x) => x.number === n);
+        return g ? ` (${g.kind}, value ${groupValues(this.msg, g).attack})` : "";
+      };
+      openMenu(el, found.map((a) => ({ id: a.id, label: menuLabel(a, value) })), (id) => this.send(id));
+    }
+  }
+
+  async send(actionId) {
+    if (this.sending) return;
+    const seat = this.shown;
+    const token = this.tokens[seat];
+    if (!token) return;
+    this.sending = true;
+    closeMenu();
+    try {
+      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/actions`, { token, body: { action: actionId } });
+      clearError();
+      if (msg && msg.type === "state") this.accept(seat, msg);
+    } catch (err) {
+      showError(`The server refused that: ${err.message}`);
+      this.fetchState(seat, token);
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async undo() {
+    const token = this.tokens[this.shown];
+    try {
+      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo`, { token });
+      if (msg && msg.type === "state") this.accept(this.shown, msg, true);
+    } catch (err) {
+      showError(`Cannot undo: ${err.message}`);
+    }
+  }
+
+  async answerUndo(accept, seat = this.shown) {
+    const token = this.tokens[seat];
+    try {
+      await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo/answer`, { token, body: { accept } });
+    } catch (err) {
+      showError(err.message);
+    }
+  }
+
+  extraStatus() {
+    const msg = this.msg;
+    const bits = [];
+    bits.push(h("span", { class: `conn conn-${this.connection}`, id: "connection" }, this.connection === "open" ? "connected" : "reconnecting…"));
+    if (msg.mode === "online" && msg.seat) {
+      const seatInfo = msg.seats && msg.seats[other(msg.seat)];
+      const invite = msg.invite || (this.stored && this.stored.invite);
+      if (seatInfo && !seatInfo.taken && invite) {
+        const link = `${location.origin}${invite}`;
+        bits.push(
+          h(
+            "span",
+            { class: "invite" },
+            "Waiting for your friend. Invite link: ",
+            h("input", { id: "invite-link", readonly: true, value: link, size: 40, "aria-label": "Invite link" }),
+            h("button", { type: "button", onclick: () => copy(link) }, "Copy"),
+          ),
+        );
+      } else if (seatInfo && seatInfo.taken && !seatInfo.connected) {
+        bits.push(h("span", { class: "away" }, "Your opponent is not connected."));
+      }
+    }
+    const pending = msg.undo && msg.undo.pending_from;
+    // Who answers an undo request: the other seat; in hot-seat both sit at this screen, so
+    // the question goes to the other player here, answered with that seat's token.
+    const answerer = pending && msg.seat ? (pending !== msg.seat ? msg.seat : msg.mode === "hotseat" ? other(pending) : null) : null;
+    if (answerer) {
+      bits.push(
+        h(
+          "span",
+          { class: "undo-request" },
+          `${cap(pending)} asks to undo their last move. ${cap(answerer)} player: `,
+          h("button", { type: "button", onclick: () => this.answerUndo(true, answerer) }, "Allow"),
+          h("button", { type: "button", onclick: () => this.answerUndo(false, answerer) }, "Refuse"),
+        ),
+      );
+    } else if (pending && pending === msg.seat) {
+      bits.push(h("span", { class: "undo-request" }, "Undo asked: waiting for your opponent's answer."));
+    }
+    bits.push(h("a", { href: `/watch/${this.gameId}`, class: "watch-link", title: "A link for spectators" }, "Watch link"));
+    return bits;
+  }
+}
+

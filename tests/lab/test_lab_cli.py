@@ -1,0 +1,78 @@
+"""The lab's commands end to end through ``rebelspace.cli.main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rebelspace import cli
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_balance_json_resume_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    code, out, _ = run(capsys, "balance", "--games", "6", "--db", db, "--workers", "1", "--json")
+    first = json.loads(out)
+    assert code == 0 and first["games"] == 6 and first["played"] == 6
+    assert set(first) >= {"games", "rebel_win_rate", "ci95", "mean_turns", "games_per_second", "db"}
+    code, out, _ = run(capsys, "balance", "--games", "10", "--db", db, "--workers", "1", "--json")
+    again = json.loads(out)
+    assert (again["games"], again["played"], again["run_id"]) == (10, 4, first["run_id"])
+    code, out, _ = run(capsys, "report", "--db", db, "--out", str(tmp_path / "r"))
+    assert code == 0 and ("The game favours" in out or "No side is shown" in out)
+    assert (tmp_path / "r" / "report.html").is_file()
+
+
+def test_what_if_runs_compare_and_sweep(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    base = ["--games", "8", "--db", db, "--workers", "1", "--json"]
+    a = json.loads(run(capsys, "balance", *base)[1])["run_id"]
+    b = json.loads(
+        run(capsys, "balance", *base, "--set", "Space Cruiser.space=8", "--rule", "tie=defender")[1]
+    )["run_id"]
+    assert a != b
+    code, out, _ = run(capsys, "compare", a, b, "--db", db)
+    assert code == 0 and "B - A:" in out and "paired on matched seeds" in out
+    code, out, _ = run(capsys, "sweep", "--card", "Space Cruiser", "--field", "space",
+                       "--range", "9..10", "--games", "4", "--db", db, "--workers", "1",
+                       "--out", str(tmp_path / "sw"))  # fmt: skip
+    assert code == 0 and "printed 10" in out
+    assert (tmp_path / "sw" / "sweep.svg").read_text().startswith("<svg")
+
+
+def test_ablate_one_card(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    run(capsys, "balance", "--games", "6", "--db", db, "--workers", "1")
+    code, out, _ = run(
+        capsys, "ablate", "--card", "Medi-Bot", "--db", db, "--workers", "1", "--json"
+    )
+    (result,) = json.loads(out)
+    assert code == 0 and result["card"] == "Medi-Bot" and result["n"] == 6
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["balance", "--set", "Space Crusier.space=8"], "Space Crusier"),
+        (["balance", "--set", "Space Cruiser.space"], "Card Name.field=value"),
+        (["balance", "--rule", "tie=sometimes"], "tie"),
+        (["balance", "--agents", "chess"], "unknown agent"),
+        (["sweep", "--card", "Space Cruiser", "--field", "space", "--range", "12..6"], "low..high"),
+        (["report", "--out", "x"], "no lab database"),
+        (["compare", "a", "b"], "no lab database"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    db = tmp_path / "lab.sqlite"
+    code, _, err = run(capsys, *argv, "--db", str(db))
+    assert code == 2 and message in err
+    assert not db.exists() or argv[0] != "balance"  # nothing was started

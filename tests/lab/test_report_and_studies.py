@@ -1,0 +1,191 @@
+"""The report, ablation, compare, sweep and suggest, on small real runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rebelspace.engine import RebelSpaceError
+from rebelspace.lab.analysis import ablation_settings, analyse
+from rebelspace.lab.report import findings, write_report
+from rebelspace.lab.runner import run_balance
+from rebelspace.lab.settings import RunSettings
+from rebelspace.lab.store import Store
+from rebelspace.lab.studies import (
+    Change,
+    ablate,
+    candidates,
+    compare,
+    parse_range,
+    runner,
+    suggest,
+    sweep,
+)
+
+BASE = RunSettings.build(("heuristic", "heuristic"), 3)
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Store:
+    with Store(tmp_path / "lab.sqlite") as s:
+        run_balance(BASE, 40, s, workers=1, progress=False)
+        yield s
+
+
+def test_report_numbers_match_the_stored_games(store: Store) -> None:
+    run = store.run()
+    games = list(store.games(run.run_id))
+    summary = analyse(store, run)
+    rebel = sum(1 for g in games if g.winner == 0)
+    assert summary["sides"]["rebel"]["wins"] == rebel
+    assert summary["sides"]["imperial"]["wins"] == 40 - rebel
+    assert sum(summary["length"]["histogram"].values()) == 40
+    assert sum(summary["endings"].values()) == 40
+    assert summary["deck_sizes"][0] == {"turn": 1, "games": 40, "rebel": 71.0, "imperial": 62.0}
+    soldier = next(c for c in summary["cards"] if c["name"] == "Rebel Soldier")
+    played = [g for g in games if g.plays.get("Rebel Soldier")]
+    assert soldier["games_played_in"] == len(played)
+    assert soldier["ablation"] is None  # no ablation played yet
+    total_damage = sum(g.damage.get("Rebel Soldier", 0) for g in games)
+    assert soldier["damage_per_game"]["mean"] == pytest.approx(total_damage / 40, abs=1e-4)
+
+
+def test_report_writes_html_with_plots_and_the_same_numbers_as_json(
+    store: Store, tmp_path: Path
+) -> None:
+    out = tmp_path / "report"
+    summary = write_report(store, store.run(), out)
+    page = (out / "report.html").read_text()
+    data = json.loads((out / "report.json").read_text())
+    assert data == json.loads(json.dumps(summary))
+    assert page.count("<svg") >= 7
+    assert summary["findings"][0] in page.replace("&#x27;", "'")
+    for title in (
+        "Win rate per side",
+        "First-player advantage",
+        "Length of games",
+        "How games end",
+        "Deck size over turns",
+        "Damage per card",
+        "Kills per card",
+    ):
+        assert f"<h2>{title}</h2>" in page  # fmt: skip
+
+
+def test_findings_say_which_side_is_favoured_with_the_interval() -> None:
+    summary = {
+        "run": {"agents": ["heuristic", "heuristic"], "games": 1000},
+        "sides": {
+            "rebel": {"rate": 0.8, "ci95": [0.77, 0.83]},
+            "imperial": {"rate": 0.2, "ci95": [0.17, 0.23]},
+        },
+        "first_player": {"first": "rebel", "decomposition": None},
+        "length": {"mean": 18.0, "median": 17, "p10": 15, "p90": 22},
+        "endings": {"battle damage emptying a deck": 800, "a player drawing their last card": 200},
+        "cards": [],
+    }
+    text = findings(summary)
+    assert text[0].startswith("The game favours the Rebel: it wins 80.0% of 1000 games")
+    assert "77.0% to 83.0%" in text[0]
+    summary["sides"]["rebel"] = {"rate": 0.52, "ci95": [0.49, 0.55]}
+    assert findings(summary)[0].startswith("No side is shown to be favoured")
+
+
+def test_ablation_replays_the_same_seeds_without_the_card(store: Store) -> None:
+    base = store.run()
+    out = ablate(store, base, ["Space Cruiser"], 40, runner(store, workers=1))
+    (result,) = out
+    assert result["card"] == "Space Cruiser" and result["side"] == "imperial"
+    assert result["n"] == 40 and result["ci95"][0] <= result["diff"] <= result["ci95"][1]
+    assert result["per_copy"] == pytest.approx(result["diff"] / 5, abs=1e-4)  # 5 copies
+    ablated = ablation_settings(base.settings, "Space Cruiser")
+    assert ablated.cards().by_name("Space Cruiser").count == 0
+    games = list(store.games(ablated.run_id))
+    assert len(games) == 40 and not any("Space Cruiser" in g.plays for g in games)
+    # The report now shows the card's impact.
+    card = next(c for c in analyse(store, base)["cards"] if c["name"] == "Space Cruiser")
+    assert card["ablation"]["diff"] == result["diff"]
+    with pytest.raises(RebelSpaceError, match="no card named"):
+        ablate(store, base, ["Death Star"], 40, runner(store, workers=1))
+
+
+def test_compare_pairs_runs_that_share_seeds(store: Store) -> None:
+    base = store.run()
+    other = BASE.with_changes(rules=["tie=defender"])
+    run_balance(other, 40, store, workers=1, progress=False)
+    out = compare(store, base, store.run(other.run_id, kind=None))
+    d = out["rebel_win_rate_difference"]
+    assert d["paired"] and d["n"] == 40
+    assert d["diff"] == pytest.approx(out["b"]["rebel_win_rate"] - out["a"]["rebel_win_rate"])
+    same = compare(store, base, base)["rebel_win_rate_difference"]
+    assert same["diff"] == 0 and not same["significant"]
+
+
+def test_sweep_plays_each_value(store: Store) -> None:
+    out = sweep(BASE, "Space Cruiser", "space", [6, 7], 10, runner(store, workers=1))
+    assert [p["value"] for p in out["points"]] == [6, 7] and out["printed"] == 10
+    assert len({p["run_id"] for p in out["points"]}) == 2
+    with pytest.raises(RebelSpaceError, match="field"):
+        sweep(BASE, "Space Cruiser", "warp", [1], 10, runner(store, workers=1))
+
+
+def test_parse_range() -> None:
+    assert parse_range("6..9") == [6, 7, 8, 9]
+    for bad in ("6-9", "9..6", "a..b", "6.."):
+        with pytest.raises(RebelSpaceError, match="low..high"):
+            parse_range(bad)
+
+
+def test_candidates_are_every_valid_one_step_change() -> None:
+    changes = candidates(BASE)
+    texts = {c.text for c in changes}
+    assert "Space Cruiser.space=11" in texts and "Space Cruiser.space=9" in texts
+    assert "Rebel Soldier.count=9" in texts and "Rebel Soldier.count=11" in texts
+    # Nothing below zero, nothing the card does not print.
+    assert all(c.value >= 0 for c in changes)
+    assert not any(c.card == "Surprise Attack" and c.field == "ground" for c in changes)
+    assert Change("Space Cruiser", "space", 11, 10).describe() == (
+        "Space Cruiser: space up from 10 to 11"
+    )
+
+
+def test_suggest_screens_then_confirms_the_closest_to_even(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[str, int]] = []
+    run = runner(store, workers=1)
+
+    def counting(settings: RunSettings, games: int):  # type: ignore[no-untyped-def]
+        calls.append((settings.run_id, games))
+        return run(settings, games)
+
+    few = candidates(BASE)[:4]
+    monkeypatch.setattr("rebelspace.lab.studies.candidates", lambda base: few)  # keep it small
+    out = suggest(BASE, 6, 12, 2, counting)
+    assert out["candidates"] == 4 and len(out["suggestions"]) == 2
+    gaps = [abs(s["rebel_win_rate"] - 0.5) for s in out["suggestions"]]
+    assert gaps == sorted(gaps)
+    assert sum(1 for _, g in calls if g == 6) == 4  # every candidate screened
+    assert sum(1 for _, g in calls if g == 12) == 3  # the base and two finalists confirmed
+
+
+def test_first_move_and_side_advantage_are_split_with_the_flipped_run(store: Store) -> None:
+    base = store.run()
+    assert analyse(store, base)["first_player"]["decomposition"] is None
+    flipped = BASE.with_changes(rules=["first_player=imperial"])
+    run_balance(flipped, 40, store, workers=1, progress=False)
+    dec = analyse(store, base)["first_player"]["decomposition"]
+    first, second = dec["rebel_moving_first"]["rate"], dec["rebel_moving_second"]["rate"]
+    rebel_flipped = sum(1 for g in store.games(flipped.run_id) if g.winner == 0) / 40
+    assert first == analyse(store, base)["sides"]["rebel"]["rate"]
+    assert second == pytest.approx(rebel_flipped, abs=1e-4)
+    assert dec["first_move_advantage"] == pytest.approx((first - second) / 2, abs=1e-4)
+    assert dec["rebel_side_advantage"] == pytest.approx((first + second) / 2 - 0.5, abs=1e-4)
+
+
+def test_the_report_defaults_to_the_game_as_printed(store: Store) -> None:
+    printed = store.run()
+    run_balance(BASE.with_changes(rules=["tie=defender"]), 4, store, workers=1, progress=False)
+    assert store.run().run_id == printed.run_id  # the what-if run is newer, but not the default

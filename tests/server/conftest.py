@@ -1,0 +1,38 @@
+"""Fixtures of the server tests: an app on a temporary SQLite file and small client helpers."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():
+    # starlette's TestClient warns that its httpx support is deprecated; it still works.
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from server_process import ServerProcess
+
+from rebelspace.server.app import create_app
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "games.sqlite3")
+
+
+@pytest.fixture
+def client(db_path: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path)) as c:
+        yield c
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A real `rebelspace serve` process on a free port, games in a temporary SQLite file."""
+    proc = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log")
+    proc.start()
+    yield proc
+    proc.stop()

@@ -1,0 +1,111 @@
+"""Helpers of the server tests: create games, act, and check messages against the views the
+server's own state allows."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rebelspace.engine import GameState, replay
+
+SEATS = ("rebel", "imperial")
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def tokens(created: dict[str, Any]) -> dict[str, str]:
+    return {s["player"]: s["token"] for s in created["seats"]}
+
+
+def state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/games/{game_id}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def wait_turn(client: TestClient, game_id: str, token: str, seat: str) -> dict[str, Any]:
+    """Read the state until it is ``seat``'s decision or the game is over (the computer plays
+    in the server's event loop, after the request that gave it the turn has been answered)."""
+    for _ in range(2000):
+        msg = state(client, game_id, token)
+        if msg["over"] or msg["view"]["to_move"] == seat:
+            return msg
+        time.sleep(0.002)
+    raise AssertionError(f"it never became {seat}'s turn")
+
+
+def act(client: TestClient, game_id: str, token: str, action: int | str) -> dict[str, Any]:
+    r = client.post(f"/api/games/{game_id}/actions", json={"action": action}, headers=auth(token))
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def error(response: Any, status: int, code: str) -> str:
+    """Assert a refusal's status and code; returns its message."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error", "message"} and body["error"] == code, body
+    assert isinstance(body["message"], str) and body["message"]
+    return str(body["message"])
+
+
+def states_by_version(record: dict[str, Any]) -> list[GameState]:
+    """The game of a record at every version 0..n (n = the number of actions)."""
+    game = replay({**record, "actions": [], "action_ids": [], "result": None})
+    out = [game.clone(keep_log=True)]
+    for text in record["actions"]:
+        game.apply(text)
+        out.append(game.clone(keep_log=True))
+    return out
+
+
+def expected_view(game: GameState, seat: str | None) -> Any:
+    view = game.public_view() if seat is None else game.view(SEATS.index(seat))
+    return json.loads(json.dumps(view.to_dict()))
+
+
+def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
+    """A state message holds exactly the view its seat may have at its version, nothing more:
+    the view recomputed from the server's game, and the legal list only on that seat's turn."""
+    game = games[msg["version"]]
+    seat = msg["seat"]
+    assert msg["view"] == expected_view(game, seat)
+    mine = seat is not None and game.to_move == SEATS.index(seat)
+    assert msg["legal"] == (
+        [{"id": a, "text": game.action_text(a)} for a in game.legal_actions()] if mine else []
+    )
+    allowed = {
+        "type",
+        "game_id",
+        "mode",
+        "seat",
+        "seats",
+        "version",
+        "view",
+        "legal",
+        "undo",
+        "over",
+        "winner",
+        "invite",
+        "battle_values",
+    }
+    assert set(msg) <= allowed
+    groups = (msg["view"]["battle"] or {}).get("groups", [])
+    values = msg["battle_values"]
+    assert [v["number"] for v in values] == [g["number"] for g in groups]
+    for v, g in zip(values, groups, strict=True):
+        assert (v["defense"] is None) == (not g["blockers"] and g["target"] is None)

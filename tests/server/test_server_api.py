@@ -1,0 +1,294 @@
+"""REST: creating and joining games, acting, tokens, bad input, records."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_helpers import act, auth, create, error, state, tokens, wait_turn
+
+from rebelspace.cli import main
+from rebelspace.server.app import create_app
+from rebelspace.server.computer import ComputerPlayers
+
+
+def play_to_the_end(client: TestClient, game_id: str, toks: dict[str, str], seed: int) -> dict:
+    """Random legal actions for the seats in ``toks``; the computer plays the other seat."""
+    rng = random.Random(seed)
+    msg = state(client, game_id, next(iter(toks.values())))
+    for _ in range(5000):
+        if msg["over"]:
+            return msg
+        seat = msg["view"]["to_move"]
+        if seat not in toks:  # the computer's turn: it plays in the server's event loop
+            time.sleep(0.001)
+            msg = state(client, game_id, next(iter(toks.values())))
+            continue
+        mine = state(client, game_id, toks[seat])
+        msg = act(client, game_id, toks[seat], rng.choice(mine["legal"])["id"])
+    raise AssertionError("the game did not end")
+
+
+def test_create_a_computer_game_and_play_it_to_the_end_then_replay_its_record(
+    client: TestClient, tmp_path: Path, capsys: object
+) -> None:
+    created = create(client, mode="computer", opponent="random", side="imperial", seed=9)
+    assert created["mode"] == "computer" and created["invite"] is None
+    assert [s["player"] for s in created["seats"]] == ["imperial"]
+    assert created["watch"] == f"/watch/{created['game_id']}"
+    toks = tokens(created)
+    gid = created["game_id"]
+    msg = wait_turn(client, gid, toks["imperial"], "imperial")
+    # The computer (Rebel) has made its first decisions on its own: it is the Imperial's turn.
+    assert msg["seat"] == "imperial" and msg["version"] > 0
+    assert msg["seats"]["rebel"]["kind"] == "computer" and msg["seats"]["imperial"]["taken"]
+    assert msg["view"]["to_move"] == "imperial" and msg["legal"]
+    error(client.get(f"/api/games/{gid}/record"), 409, "conflict")
+    final = play_to_the_end(client, gid, toks, seed=1)
+    assert final["over"] and final["winner"] in ("rebel", "imperial") and final["legal"] == []
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["seed"] == 9 and len(record["actions"]) == final["version"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path), "--json"]) == 0
+
+
+def test_hotseat_returns_both_seats_and_each_token_acts_only_for_its_seat(
+    client: TestClient,
+) -> None:
+    created = create(client, mode="hotseat", seed=4)
+    toks = tokens(created)
+    assert set(toks) == {"rebel", "imperial"} and toks["rebel"] != toks["imperial"]
+    gid = created["game_id"]
+    msg = state(client, gid, toks["rebel"])
+    assert msg["seats"]["imperial"]["kind"] == "human" and msg["legal"]
+    # The Imperial token cannot make the Rebel's decision.
+    r = client.post(f"/api/games/{gid}/actions", json={"action": 1}, headers=auth(toks["imperial"]))
+    assert "rebel's decision" in error(r, 409, "not_your_turn")
+    assert state(client, gid, toks["rebel"]) == msg
+    after = act(client, gid, toks["rebel"], "draw 2")
+    assert after["version"] == 1 and after["view"]["you"]["hand_size"] == 7
+
+
+def test_tokens_missing_wrong_or_malformed_are_refused_and_change_nothing(
+    client: TestClient,
+) -> None:
+    created = create(client, mode="hotseat", seed=4)
+    gid, toks = created["game_id"], tokens(created)
+    other = tokens(create(client, mode="hotseat", seed=4))
+    before = state(client, gid)
+    url = f"/api/games/{gid}/actions"
+    error(client.post(url, json={"action": 1}), 403, "forbidden")
+    error(client.post(url, json={"action": 1}, headers=auth("x" * 32)), 403, "forbidden")
+    error(client.post(url, json={"action": 1}, headers=auth(other["rebel"])), 403, "forbidden")
+    bad = {"Authorization": toks["rebel"]}  # no "Bearer"
+    error(client.post(url, json={"action": 1}, headers=bad), 403, "forbidden")
+    error(client.get(f"/api/games/{gid}", headers=auth("nope")), 403, "forbidden")
+    for path in ("undo", "undo/answer"):
+        body = {"accept": True} if path == "undo/answer" else None
+        error(client.post(f"/api/games/{gid}/{path}", json=body), 403, "forbidden")
+    assert state(client, gid) == before and before["version"] == 0
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) -> None:
+    created = create(client, mode="hotseat", seed=4)
+    gid, tok = created["game_id"], tokens(created)["rebel"]
+    url, h = f"/api/games/{gid}/actions", auth(tok)
+    before = state(client, gid, tok)
+    json_h = {**h, "content-type": "application/json"}
+    assert "not valid JSON" in error(
+        client.post(url, content=b"{oops", headers=json_h), 400, "bad_request"
+    )
+    error(client.post(url, json={}, headers=h), 400, "bad_request")
+    error(client.post(url, json={"action": 1, "extra": 2}, headers=h), 400, "bad_request")
+    error(client.post(url, json={"action": True}, headers=h), 400, "bad_request")
+    error(client.post(url, json={"action": [1]}, headers=h), 400, "bad_request")
+    msg = error(
+        client.post(url, json={"action": "deploy Princess"}, headers=h), 422, "illegal_action"
+    )
+    assert "deploy Princess" in msg
+    error(client.post(url, json={"action": "fly away"}, headers=h), 422, "illegal_action")
+    error(client.post(url, json={"action": 10**9}, headers=h), 422, "illegal_action")
+    error(client.post(url, json={"action": -1}, headers=h), 422, "illegal_action")
+    error(client.post(url, json={"action": "x" * 20_000}, headers=h), 413, "too_large")
+    error(client.post(url, json={"action": "x" * 500}, headers=h), 400, "bad_request")
+    error(
+        client.post("/api/games/nosuchgame/actions", json={"action": 1}, headers=h),
+        404,
+        "not_found",
+    )
+    error(client.get("/api/games/" + "z" * 300), 404, "not_found")
+    error(client.get("/api/nothing"), 404, "not_found")
+    assert state(client, gid, tok) == before
+
+
+def test_a_chunked_oversize_body_is_refused_too(client: TestClient) -> None:
+    created = create(client, mode="hotseat", seed=4)
+    gid, tok = created["game_id"], tokens(created)["rebel"]
+
+    def chunks():  # no Content-Length: the body arrives in pieces
+        yield b'{"action": "'
+        for _ in range(40):
+            yield b"x" * 1000
+        yield b'"}'
+
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        content=chunks(),
+        headers={**auth(tok), "content-type": "application/json"},
+    )
+    error(r, 413, "too_large")
+
+
+def test_create_refuses_bad_fields(client: TestClient) -> None:
+    for body in (
+        {},
+        {"mode": "solo"},
+        {"mode": "computer", "opponent": "oracle"},
+        {"mode": "computer", "level": "godlike"},
+        {"mode": "hotseat", "side": "both"},
+        {"mode": "hotseat", "seed": "7"},
+        {"mode": "hotseat", "colour": "red"},
+    ):
+        error(client.post("/api/games", json=body), 400, "bad_request")
+    msg = error(client.post("/api/games", json={"mode": "online", "seed": 3}), 400, "bad_request")
+    assert "seed" in msg
+
+
+def test_an_online_game_waits_for_the_invited_player(client: TestClient) -> None:
+    created = create(client, mode="online", side="imperial")
+    gid, mine = created["game_id"], tokens(created)
+    assert list(mine) == ["imperial"]
+    invite = created["invite"]
+    assert invite.startswith(f"/join/{gid}/")
+    code = invite.rsplit("/", 1)[1]
+    msg = state(client, gid, mine["imperial"])
+    assert msg["invite"] == invite and not msg["seats"]["rebel"]["taken"]
+    assert "invite" not in state(client, gid)  # spectators do not get the invite
+    error(client.post(f"/api/games/{gid}/join", json={"invite": "wrong"}), 403, "forbidden")
+    r = client.post(f"/api/games/{gid}/join", json={"invite": code})
+    assert r.status_code == 200 and r.json()["player"] == "rebel"
+    rebel = r.json()["token"]
+    error(client.post(f"/api/games/{gid}/join", json={"invite": code}), 409, "conflict")
+    msg = state(client, gid, mine["imperial"])
+    assert msg["seats"]["rebel"]["taken"] and "invite" not in msg
+    assert act(client, gid, rebel, "draw 1")["version"] == 1
+
+
+def test_actions_wait_until_the_online_game_has_two_players(client: TestClient) -> None:
+    created = create(client, mode="online", side="rebel")
+    gid, tok = created["game_id"], tokens(created)["rebel"]
+    r = client.post(f"/api/games/{gid}/actions", json={"action": 1}, headers=auth(tok))
+    assert "wait" in error(r, 409, "conflict")
+
+
+def test_joining_a_game_without_an_open_seat_is_refused(client: TestClient) -> None:
+    gid = create(client, mode="hotseat")["game_id"]
+    error(client.post(f"/api/games/{gid}/join", json={"invite": "x"}), 409, "conflict")
+    error(client.post("/api/games/nosuch/join", json={"invite": "x"}), 404, "not_found")
+
+
+def test_spectators_read_the_public_view(client: TestClient) -> None:
+    created = create(client, mode="hotseat", seed=4)
+    gid, toks = created["game_id"], tokens(created)
+    act(client, gid, toks["rebel"], "draw 2")
+    public = state(client, gid)
+    assert (
+        public["seat"] is None and public["legal"] == [] and public["view"]["player"] == "spectator"
+    )
+    assert public["view"]["you"]["hand"] is None and public["view"]["opponent"]["hand"] is None
+    assert public["view"]["own_deck_contents"] == []
+    assert public["undo"] == {"pending_from": None, "allowed": False}
+
+
+def test_the_openapi_document_lists_the_routes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/join",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/undo",
+        "/api/games/{game_id}/undo/answer",
+        "/api/games/{game_id}/record",
+    ):
+        assert path in paths
+
+
+def test_the_client_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/watch/abc", "/join/abc/def", "/game/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and "html" in r.headers["content-type"]
+
+
+def test_the_ismcts_computer_plays_from_its_process_pool(client: TestClient) -> None:
+    created = create(client, mode="computer", opponent="ismcts", level="easy", side="imperial")
+    gid, tok = created["game_id"], tokens(created)["imperial"]
+    msg = wait_turn(client, gid, tok, "imperial")
+    assert msg["version"] > 0 and msg["seats"]["rebel"]["kind"] == "computer"
+
+
+class SlowComputer(ComputerPlayers):
+    """Thinks for a long time, off the event loop, as a real search does."""
+
+    async def decide(self, *args: Any, **kwargs: Any) -> int:
+        await asyncio.to_thread(time.sleep, 2.0)
+        return await super().decide(*args, **kwargs)
+
+
+def test_a_thinking_computer_does_not_hold_up_other_games(db_path: str) -> None:
+    with TestClient(create_app(db_path, computer=SlowComputer())) as client:
+        slow = create(client, mode="computer", opponent="random", side="imperial")
+        created = create(client, mode="hotseat", seed=4)
+        gid, toks = created["game_id"], tokens(created)
+        started = time.perf_counter()
+        act(client, gid, toks["rebel"], "draw 2")
+        act(client, gid, toks["rebel"], "done deploying")
+        assert time.perf_counter() - started < 1.0
+        msg = state(client, slow["game_id"])
+        assert msg["version"] == 0  # still thinking
+
+
+def test_the_card_catalogue_lists_every_card_as_printed(client: TestClient) -> None:
+    cards = client.get("/api/cards").json()["cards"]
+    by_name = {c["name"]: c for c in cards}
+    soldier = by_name["Rebel Soldier"]
+    assert soldier["side"] == "rebel" and soldier["kind"] == "ground"
+    assert {"ground", "space", "damage", "cost", "type", "count", "keywords", "notes"} <= set(
+        soldier
+    )
+    assert sorted(c["side"] for c in cards).count("imperial") > 10
+    assert all(c["keywords"] == sorted(c["keywords"]) for c in cards)
+
+
+def test_battle_values_follow_the_engines_rule() -> None:
+    from rebelspace.engine import load_scenario
+    from rebelspace.server.games import battle_values
+
+    game = load_scenario(
+        {
+            "seed": 4,
+            "phase": "attack",
+            "rebel": {"active": ["Rebel Soldier", "Rebel Soldier"], "hand": ["Surprise Attack"]},
+            "imperial": {"active": ["Troopers"], "hand": []},
+            "battle": {
+                "step": "tricks",
+                "groups": [
+                    {"units": ["Rebel Soldier"], "blockers": ["Troopers"]},
+                    {"units": ["Rebel Soldier"]},
+                ],
+            },
+        }
+    )
+    game.apply("play Surprise Attack")
+    ground = {t.name: t.ground for t in game.cards}
+    assert battle_values(game) == [
+        {"number": 1, "attack": ground["Rebel Soldier"] + 2, "defense": ground["Troopers"]},
+        {"number": 2, "attack": ground["Rebel Soldier"] + 2, "defense": None},
+    ]
+    assert battle_values(load_scenario({"seed": 4})) == []

@@ -1,0 +1,70 @@
+"""Playing whole games over the test client's WebSockets, keeping every message received."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import random
+import threading
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+Messages = dict[str, list[dict[str, Any]]]
+
+
+def _reader(name: str, ws: Any, out: queue.Queue[tuple[str, dict[str, Any] | None]]) -> None:
+    try:
+        while True:
+            out.put((name, ws.receive_json()))
+    except Exception:  # WebSocketDisconnect, or the test client closing underneath
+        out.put((name, None))
+
+
+def play_over_websockets(
+    client: TestClient,
+    game_id: str,
+    seats: dict[str, str],
+    *,
+    seed: int = 0,
+    spectators: int = 1,
+    max_actions: int = 5000,
+) -> Messages:
+    """Connect each seat (name -> token) and ``spectators`` spectators; each seat plays random
+    legal actions whenever a pushed state says it is its decision, until every connection has
+    seen the game end. Returns every message each connection received, in order."""
+    rng = random.Random(seed)
+    inbox: queue.Queue[tuple[str, dict[str, Any] | None]] = queue.Queue()
+    names = {**{s: f"?token={t}" for s, t in seats.items()}}
+    names.update({f"spectator{i}": "" for i in range(spectators)})
+    received: Messages = {name: [] for name in names}
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            name: stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/ws{q}"))
+            for name, q in names.items()
+        }
+        for name, ws in sockets.items():
+            threading.Thread(target=_reader, args=(name, ws, inbox), daemon=True).start()
+        acted = dict.fromkeys(seats, -1)
+        finished: set[str] = set()
+        actions = 0
+        while len(finished) < len(sockets):
+            name, msg = inbox.get(timeout=20)
+            assert msg is not None, f"{name}'s connection closed before the game ended"
+            received[name].append(msg)
+            assert msg["type"] != "error", msg
+            if msg["type"] != "state":
+                continue
+            if msg["over"]:
+                finished.add(name)
+                continue
+            if name in seats and msg["legal"] and msg["version"] > acted[name]:
+                assert actions < max_actions, "the game did not end"
+                acted[name] = msg["version"]
+                action = rng.choice(msg["legal"])
+                # Half by id, half by text: both forms are the protocol's.
+                form = action["id"] if rng.random() < 0.5 else action["text"]
+                sockets[name].send_text(json.dumps({"type": "action", "action": form}))
+                actions += 1
+    return received

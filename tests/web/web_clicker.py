@@ -1,0 +1,168 @@
+"""A scripted player that plays the browser client by clicking the table as a person would:
+highlighted cards, the group panels of the battle, the menu that a card opens, and the prompt's
+buttons. The list of all legal actions is used only as a fallback, and counted, so a test can
+check that the table offered every decision.
+
+The strategy aims at short games: draw 2, attack with every unit, block and target once in a
+while (to use those clicks), play what lights up, and let damage through.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+Page = Any  # playwright.sync_api.Page (kept loose: the import is only needed at run time)
+
+VERSION_CHANGED = """(before) => {
+  const app = document.getElementById('app');
+  return document.getElementById('winner') || (app && app.dataset.version !== before)
+    || (document.getElementById('error') && document.getElementById('error').textContent);
+}"""
+MY_MOVE_OR_OVER = """() => {
+  const app = document.getElementById('app');
+  return document.getElementById('winner') || (app && app.dataset.mine === 'yes'
+    && !document.getElementById('take-seat'));
+}"""
+
+
+class Clicker:
+    def __init__(self, page: Page, name: str = "player") -> None:
+        self.page = page
+        self.name = name
+        self.fallbacks = 0
+        self.clicks = 0
+        self.per_step: Counter[str] = Counter()
+        self.kinds: Counter[str] = Counter()  # what was clicked, for the test's assertions
+
+    # ---- reading the page --------------------------------------------------------------------
+
+    def attr(self, name: str) -> str | None:
+        return self.page.get_attribute("#app", f"data-{name}")
+
+    def is_over(self) -> bool:
+        return self.page.query_selector("#winner") is not None
+
+    def is_mine(self) -> bool:
+        return self.attr("mine") == "yes" and not self.is_over()
+
+    def error_text(self) -> str:
+        el = self.page.query_selector("#error .message")
+        return el.inner_text() if el else ""
+
+    def wait_my_move(self, timeout: float = 30_000) -> None:
+        self.page.wait_for_function(MY_MOVE_OR_OVER, timeout=timeout)
+
+    # ---- clicking -----------------------------------------------------------------------------
+
+    def _first(self, selector: str) -> Any:
+        return self.page.query_selector(selector)
+
+    def _click_card(self, selector: str, prefer: tuple[str, ...] = ()) -> bool:
+        """Click a highlighted card; if it opens a menu, pick an item (preferred words first)."""
+        el = self._first(selector)
+        if el is None:
+            return False
+        el.click()
+        menu = self.page.query_selector("#action-menu")
+        if menu is not None:
+            items = menu.query_selector_all("button[data-action-id]")
+            labels = [i.inner_text() for i in items]
+            choice = 0
+            for word in prefer:
+                hits = [k for k, text in enumerate(labels) if text.startswith(word)]
+                if hits:
+                    choice = hits[0]
+                    break
+            items[choice].click()
+            self.kinds["menu"] += 1
+        return True
+
+    def _button(self, kind: str) -> bool:
+        el = self._first(f"#prompt button.act-{kind}")
+        if el is None:
+            return False
+        el.click()
+        return True
+
+    def _decide(self) -> None:
+        step = self.attr("step") or ""
+        phase = self.page.inner_text("#phase")
+        done = self.per_step[phase]
+        self.per_step[phase] += 1
+        own = ".player.me [data-zone='own-active'] .card.clickable"
+        hand = ".hand .card.clickable"
+        battle = "#battle .card.clickable"
+        if step == "draw":
+            buttons = self.page.query_selector_all("#prompt button.act-draw")
+            buttons[-1].click()
+            self.kinds["draw"] += 1
+        elif step == "form groups":
+            if done < 12 and self._click_card(own, prefer=("Add",)):
+                self.kinds["form"] += 1
+            elif not self._button("attack"):
+                self._button("no_attack")
+        elif step == "ion cannon":
+            if not self._click_card(battle):
+                self._button("ion_hold")
+        elif step in ("block", "target"):
+            group = self._first("#battle .group.selectable")
+            where = own if step == "block" else ".player.opponent .card.clickable"
+            if done == 0 and group is not None:
+                group.click()  # select the attacking group ...
+                if self._click_card(where):  # ... then a unit for it
+                    self.kinds[step] += 1
+                    return
+            self._button("done_blocking" if step == "block" else "done_targeting")
+        elif step == "battle tricks":
+            if done == 0 and self._click_card(hand):
+                self.kinds["trick"] += 1
+            else:
+                self._button("pass")
+        elif step == "casualties":
+            if not self._click_card(battle):
+                raise AssertionError("casualty step without a highlighted card")
+            self.kinds["casualty"] += 1
+        elif step == "deploy":
+            if self._click_card(hand, prefer=("Attach", "Deploy")):
+                self.kinds["deploy"] += 1
+            else:
+                self._button("done_deploying")
+        elif step == "end":
+            if done < 3 and self._click_card(hand):
+                self.kinds["end card"] += 1
+            else:
+                self._button("end_turn")
+        elif step == "discard":
+            self._click_card(hand)
+            self.kinds["discard"] += 1
+        else:
+            self.fallback()
+
+    def fallback(self) -> None:
+        self.fallbacks += 1
+        self.page.click("#all-actions button[data-action-id]")
+
+    def act(self, timeout: float = 30_000) -> None:
+        """Make one decision and wait until the page shows the game after it."""
+        before = self.attr("version") or ""
+        self._decide()
+        self.clicks += 1
+        self.page.wait_for_function(VERSION_CHANGED, arg=before, timeout=timeout)
+        error = self.error_text()
+        if error:
+            raise AssertionError(f"{self.name}: the server refused a click: {error}")
+
+    def play_until(self, done: Any, max_moves: int = 3000, shot: Path | None = None) -> None:
+        """Play this page's decisions until `done()` is true (or the game is over)."""
+        for _ in range(max_moves):
+            if self.is_over() or done():
+                return
+            self.wait_my_move()
+            if self.is_over() or done():
+                return
+            if shot is not None and self.attr("step") == "block" and not shot.exists():
+                self.page.screenshot(path=str(shot), full_page=True)
+            self.act()
+        raise AssertionError(f"{self.name}: no end after {max_moves} moves")
