@@ -4,10 +4,12 @@ a second true state that a player cannot tell from the first."""
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections import Counter
 
+from common import twin
 from rebelspace.engine import GameState, PlayerView
+
+__all__ = ["check_conservation", "public", "twin"]
 
 REBEL, IMPERIAL = 0, 1
 
@@ -39,30 +41,3 @@ def check_conservation(state: GameState) -> None:
         twice = [state.name(c) for c, k in counts.items() if k > 1]
         missing = [state.name(c) for c in range(t.n) if c not in counts]
         raise AssertionError(f"cards in two places: {twice}; in no place: {missing}")
-
-
-def twin(game: GameState, player: int, rng: random.Random) -> GameState | None:
-    """Another true state that ``player`` cannot tell from ``game``: an opponent hand card the
-    player does not know of is swapped with an opponent deck card of another name, and both
-    decks are shuffled. None if the opponent's hand holds no such card or the deck none such."""
-    opp = 1 - player
-    t = game.ctx.tables
-    known = Counter(game.known[player])
-    in_hand = Counter(t.type_of[c] for c in game.hand[opp])
-    unknown = [
-        i for i, c in enumerate(game.hand[opp]) if in_hand[t.type_of[c]] > known[t.type_of[c]]
-    ]
-    if not unknown:
-        return None
-    h = rng.choice(unknown)
-    card = game.hand[opp][h]
-    others = [j for j, c in enumerate(game.deck[opp]) if t.type_of[c] != t.type_of[card]]
-    if not others:
-        return None
-    d = rng.choice(others)
-    c = game.clone()
-    c.hand[opp][h], c.deck[opp][d] = c.deck[opp][d], c.hand[opp][h]
-    rng.shuffle(c.deck[opp])
-    rng.shuffle(c.deck[player])
-    c._legal = None  # the cached legal actions belong to the state before the swap
-    return c

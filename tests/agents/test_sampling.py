@@ -18,6 +18,7 @@ from agent_helpers import check_conservation, public, twin
 from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
 from hypothesis import strategies as st
 
+from common import rules_options
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.engine import (
     GameState,
@@ -25,7 +26,6 @@ from rebelspace.engine import (
     load_scenario,
     new_game,
 )
-from rebelspace.engine.options import TIE_RESULTS
 from rebelspace.engine.sampling import redeal, sample_state
 
 REBEL, IMPERIAL = 0, 1
@@ -44,23 +44,6 @@ POLICIES = ("random", "heuristic", "mixed")
 game_seeds = st.integers(min_value=0, max_value=2**63 - 1)
 choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 policies = st.sampled_from(POLICIES)
-
-
-@st.composite
-def rules_options(draw: st.DrawFn) -> RulesOptions:
-    """Any valid rules options, small limits included."""
-    draw_max = draw(st.integers(1, 3))
-    return RulesOptions(
-        tie=draw(st.sampled_from(TIE_RESULTS)),
-        hand_limit=draw(st.integers(0, 14)),
-        deploy_points=draw(st.integers(0, 6)),
-        starting_hand=draw(st.integers(0, 9)),
-        draw_min=draw(st.integers(1, draw_max)),
-        draw_max=draw_max,
-        target_inactive=draw(st.booleans()),
-        max_groups=draw(st.integers(1, 8)),
-        first_player=draw(st.sampled_from(("rebel", "imperial"))),
-    )
 
 
 # Mostly the standard rules; some games under other options.

@@ -33,6 +33,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
 from hypothesis import strategies as st
 
+from common import rules_options
 from rebelspace.engine import (
     CardDB,
     IllegalActionError,
@@ -43,7 +44,6 @@ from rebelspace.engine import (
     replay,
     to_record,
 )
-from rebelspace.engine.options import TIE_RESULTS
 from rebelspace.engine.rules.explain import HAND_KINDS, STEP_KINDS
 from rebelspace.engine.state import (
     BLOCK,
@@ -97,23 +97,6 @@ POLICIES = ("uniform", "eager", "passive")
 game_seeds = st.integers(min_value=-(2**63), max_value=2**64)
 choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 policies = st.sampled_from(POLICIES)
-
-
-@st.composite
-def rules_options(draw: st.DrawFn) -> RulesOptions:
-    """Any valid rules options, small limits included: every property must hold for them all."""
-    draw_max = draw(st.integers(1, 3))
-    return RulesOptions(
-        tie=draw(st.sampled_from(TIE_RESULTS)),
-        hand_limit=draw(st.integers(0, 14)),
-        deploy_points=draw(st.integers(0, 6)),
-        starting_hand=draw(st.integers(0, 9)),
-        draw_min=draw(st.integers(1, draw_max)),
-        draw_max=draw_max,
-        target_inactive=draw(st.booleans()),
-        max_groups=draw(st.integers(1, 8)),
-        first_player=draw(st.sampled_from(("rebel", "imperial"))),
-    )
 
 
 maybe_options = st.one_of(st.none(), rules_options())

@@ -14,27 +14,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+# The main command's conventions: exit codes, "rebelspace CMD: message" on stderr.
+from rebelspace.cli import EXIT_OK, _fail
+from rebelspace.cli import _positive_int as _positive
 from rebelspace.engine import RebelSpaceError
 from rebelspace.engine.cards import load_cards
 
 from .store import DEFAULT_DB, Store
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _fail(command: str, message: object) -> int:
-    print(f"rebelspace {command}: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,57 @@
+"""Helpers that several test folders use: a Hypothesis strategy for rules options, and a second
+true state that a player cannot tell from the first (for the R5 hiding tests)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import strategies as st
+
+from rebelspace.engine import GameState, RulesOptions
+from rebelspace.engine.options import FIRST_PLAYERS, TIE_RESULTS
+
+
+@st.composite
+def rules_options(draw: st.DrawFn) -> RulesOptions:
+    """Any valid rules options, small limits included: every property must hold for them all."""
+    draw_max = draw(st.integers(1, 3))
+    return RulesOptions(
+        tie=draw(st.sampled_from(TIE_RESULTS)),
+        hand_limit=draw(st.integers(0, 14)),
+        deploy_points=draw(st.integers(0, 6)),
+        starting_hand=draw(st.integers(0, 9)),
+        draw_min=draw(st.integers(1, draw_max)),
+        draw_max=draw_max,
+        target_inactive=draw(st.booleans()),
+        max_groups=draw(st.integers(1, 8)),
+        first_player=draw(st.sampled_from(FIRST_PLAYERS)),
+    )
+
+
+def twin(game: GameState, player: int, rng: random.Random) -> GameState | None:
+    """Another true state ``player`` cannot tell from ``game``: an opponent hand card the player
+    does not know of swapped with an opponent deck card of another name, both decks shuffled,
+    a new engine RNG. None when no such swap exists."""
+    opp = 1 - player
+    t = game.ctx.tables
+    known = Counter(game.known[player])
+    in_hand = Counter(t.type_of[c] for c in game.hand[opp])
+    unknown = [
+        i for i, c in enumerate(game.hand[opp]) if in_hand[t.type_of[c]] > known[t.type_of[c]]
+    ]
+    if not unknown:
+        return None
+    h = rng.choice(unknown)
+    card = game.hand[opp][h]
+    others = [j for j, c in enumerate(game.deck[opp]) if t.type_of[c] != t.type_of[card]]
+    if not others:
+        return None
+    d = rng.choice(others)
+    c = game.clone()
+    c.hand[opp][h], c.deck[opp][d] = c.deck[opp][d], c.hand[opp][h]
+    rng.shuffle(c.deck[opp])
+    rng.shuffle(c.deck[player])
+    c.rng = rng.getrandbits(62) + 1
+    c._legal = None  # the cached legal actions belong to the state before the swap
+    return c
