@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from server_helpers import act, auth, create, error, state, tokens, wait_turn
 
@@ -292,3 +293,36 @@ def test_battle_values_follow_the_engines_rule() -> None:
         {"number": 2, "attack": ground["Rebel Soldier"] + 2, "defense": None},
     ]
     assert battle_values(load_scenario({"seed": 4})) == []
+
+
+def test_serve_cards_and_rules_apply_to_new_games_and_stay_with_each_game(db_path: str) -> None:
+    # `serve --cards FILE --rule starting_hand=3`: new games use them, and a game keeps its own
+    # card list and rules when the server restarts with others.
+    from rebelspace.engine import RulesOptions, load_cards
+
+    edited = load_cards().with_changes({"Space Cruiser": {"space": 8}})
+    options = RulesOptions(starting_hand=3)
+    with TestClient(create_app(db_path, cards=edited, options=options)) as c:
+        catalogue = {x["name"]: x for x in c.get("/api/cards").json()["cards"]}
+        assert catalogue["Space Cruiser"]["space"] == 8
+        created = create(c, mode="hotseat", seed=4)
+        gid, toks = created["game_id"], tokens(created)
+        view = state(c, gid, toks["rebel"])["view"]
+        assert view["you"]["hand_size"] == 3 and view["opponent"]["hand_size"] == 3
+    with TestClient(create_app(db_path)) as c:  # restarted as printed
+        view = state(c, gid, toks["rebel"])["view"]
+        assert view["you"]["hand_size"] == 3  # the game kept its rules
+        record = c.get(f"/api/games/{gid}/record")
+        assert record.status_code == 409  # not over: the record (with its cards) stays hidden
+        fresh = create(c, mode="hotseat", seed=4)
+        assert state(c, fresh["game_id"], tokens(fresh)["rebel"])["view"]["you"]["hand_size"] == 5
+
+
+def test_serve_refuses_a_bad_rule_or_card_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    assert main(["serve", "--db", db, "--rule", "tie=sometimes"]) == 2
+    assert "tie" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--cards", str(tmp_path / "missing.toml")]) == 2
+    assert "missing.toml" in capsys.readouterr().err

@@ -21,8 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from rebelspace.engine import CardDB, to_record
-from rebelspace.engine.state import default_cards
+from rebelspace.engine import CardDB, RulesOptions, to_record
 
 from .computer import ComputerPlayers
 from .games import SEATS, ServerError, Session
@@ -145,9 +144,16 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request is malformed"
 
 
-def create_app(db_path: str, *, computer: ComputerPlayers | None = None) -> FastAPI:
+def create_app(
+    db_path: str,
+    *,
+    computer: ComputerPlayers | None = None,
+    cards: CardDB | None = None,
+    options: RulesOptions | None = None,
+) -> FastAPI:
+    """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings)."""
     store = Store(db_path)
-    server = GameServer(store, computer)
+    server = GameServer(store, computer, cards=cards, options=options)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -182,9 +188,9 @@ def create_app(db_path: str, *, computer: ComputerPlayers | None = None) -> Fast
         return JSONResponse({"error": code, "message": str(exc.detail)}, exc.status_code)
 
     @app.get("/api/cards")
-    async def cards() -> dict[str, Any]:
-        """The card catalogue of the server's games: every card type as printed (public)."""
-        return {"cards": card_catalogue(default_cards())}
+    async def card_list() -> dict[str, Any]:
+        """The card catalogue of the server's new games: every card type (public)."""
+        return {"cards": card_catalogue(server.cards)}
 
     @app.post("/api/games", status_code=201, response_model=Created, responses=REFUSALS)
     async def create_game(body: CreateGame) -> dict[str, Any]:

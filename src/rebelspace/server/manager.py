@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebelspace.engine import RulesOptions
+from rebelspace.engine import CardDB, RulesOptions
 from rebelspace.engine.state import default_cards
 
 from .computer import ComputerPlayers, agent_seed
@@ -76,9 +76,19 @@ class NewGame:
 
 class GameServer:
     def __init__(
-        self, store: Store, computer: ComputerPlayers | None = None, cache_size: int = 1000
+        self,
+        store: Store,
+        computer: ComputerPlayers | None = None,
+        cache_size: int = 1000,
+        *,
+        cards: CardDB | None = None,
+        options: RulesOptions | None = None,
     ) -> None:
         self.store = store
+        # New games use these (``serve --cards/--rule``); each game stores its own, so a game
+        # keeps its cards and rules across restarts whatever the server is started with.
+        self.cards = cards or default_cards()
+        self.options = options or RulesOptions()
         self.cache_size = cache_size  # games kept in memory before idle ones are dropped
         self.computer = computer or ComputerPlayers()
         self.sessions: dict[str, Session] = {}
@@ -134,8 +144,8 @@ class GameServer:
             game_id=game_id,
             mode=spec.mode,
             seed=seed,
-            rules=RulesOptions().to_dict(),
-            cards=cards_text(default_cards()),
+            rules=self.options.to_dict(),
+            cards=cards_text(self.cards),
             agent=agent,
             computer_seat=1 - side if spec.mode == "computer" else None,
             creator_seat=side,

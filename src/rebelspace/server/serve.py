@@ -36,6 +36,14 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="store_true",
         help="log every request (WebSocket URLs hold seat tokens: keep such logs private)",
     )
+    p.add_argument("--cards", metavar="FILE", help="card lists for new games (default: as printed)")
+    p.add_argument(
+        "--rule",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="a rules option for new games, e.g. tie=defender (repeatable)",
+    )
     p.add_argument(
         "--ws-deflate",
         action="store_true",
@@ -59,7 +67,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("rebelspace serve: --workers must be at least 1", file=sys.stderr)
         return 2
-    app = create_app(args.db, computer=ComputerPlayers(args.workers))
+    from rebelspace.engine import RebelSpaceError, RulesOptions, load_cards
+
+    try:
+        cards = load_cards(args.cards) if args.cards else None
+        options = RulesOptions()
+        for setting in args.rule:
+            options = options.with_setting(setting)
+    except RebelSpaceError as e:
+        print(f"rebelspace serve: {e}", file=sys.stderr)
+        return 2
+    app = create_app(args.db, computer=ComputerPlayers(args.workers), cards=cards, options=options)
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
     uvicorn.run(
         app,
