@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from rebelspace.engine import GameContext, RebelSpaceError
+from rebelspace.engine import GameContext, GameState, RebelSpaceError
 
 from . import Agent
 from .random_agent import RandomAgent
@@ -93,6 +93,27 @@ def _policy(arg: str, ctx: GameContext, seed: int) -> Agent:
     from rebelspace.env.policy_agent import PolicyAgent
 
     return PolicyAgent(arg, ctx, seed)
+
+
+Decider = Callable[[GameState, Sequence[int]], int]
+
+
+def true_state_decider(agent: Agent, player: int) -> Decider:
+    """How ``agent`` chooses for ``player`` given the true state, for bulk play (the balance
+    lab, the Gymnasium opponent).
+
+    The random and heuristic agents read nothing hidden (the random agent reads nothing; the
+    heuristic is tested to choose the same whatever the hidden cards), so they decide on the
+    true state without building a view: the same choices as through ``Agent.act``, several
+    times faster. Any other agent gets its player's view, as the ``Agent`` interface says.
+    """
+    from .heuristic import HeuristicAgent, heuristic_action
+
+    if type(agent) is RandomAgent:
+        return lambda game, legal: agent.act(None, legal)  # type: ignore[arg-type]
+    if type(agent) is HeuristicAgent:
+        return lambda game, legal: heuristic_action(game, legal)
+    return lambda game, legal: agent.act(game.view(player), legal)
 
 
 _FACTORIES: dict[str, Callable[[str, GameContext, int], Agent]] = {

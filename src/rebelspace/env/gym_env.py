@@ -19,23 +19,22 @@ Speed: the opponents ``random`` and ``heuristic`` decide on the true state witho
 an observation. That is honest: neither reads anything hidden (the random agent reads nothing;
 the heuristic is tested to choose the same whatever the hidden cards,
 tests/agents/test_heuristic.py), so they make exactly the choices their ``Agent.act`` would
-make from the view (``tests/env/test_gym_env.py`` checks it); ``lab/play.py`` does the same.
+make from the view (``tests/env/test_gym_env.py`` checks it): see
+``agents.registry.true_state_decider``, which the balance lab uses too.
 The learner's observation is kept up to date by ``incremental.py``, and its action mask is
 built once per decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from rebelspace.agents import Agent, RandomAgent
-from rebelspace.agents.heuristic import HeuristicAgent, heuristic_action
-from rebelspace.agents.registry import make_agent
+from rebelspace.agents import Agent
+from rebelspace.agents.registry import Decider, make_agent, true_state_decider
 from rebelspace.engine import (
     GameState,
     IllegalActionError,
@@ -86,7 +85,7 @@ class RebelSpaceEnv(gymnasium.Env):
         self.episodes = 0
         self.game: GameState | None = None
         self.opponent: Agent | None = None
-        self._decide: Callable[[GameState, Sequence[int]], int] | None = None
+        self._decide: Decider | None = None
         # The learner's mask at (game, decisions so far): built once, copied per request.
         self._mask: tuple[GameState | None, int, np.ndarray] = (None, -1, np.zeros(0, np.int8))
 
@@ -104,7 +103,7 @@ class RebelSpaceEnv(gymnasium.Env):
         self.episodes += 1
         self.game = new_game(game_seed, options=self.rules, log=self.render_mode is not None)
         self.opponent = make_agent(self.opponent_spec, self.ctx, derive_seed(game_seed, 2))
-        self._decide = _decider(self.opponent, 1 - self.player)
+        self._decide = true_state_decider(self.opponent, 1 - self.player)
         self._opponent_moves()
         return self._obs(), self._info()
 
@@ -171,11 +170,3 @@ class RebelSpaceEnv(gymnasium.Env):
             raise RuntimeError("call reset() before using the environment")
         return self.game
 
-
-def _decider(agent: Agent, player: int) -> Callable[[GameState, Sequence[int]], int]:
-    """How ``agent`` chooses for ``player`` on the true state (see the module doc)."""
-    if type(agent) is RandomAgent:
-        return lambda game, legal: agent.act(None, legal)  # type: ignore[arg-type]
-    if type(agent) is HeuristicAgent:
-        return lambda game, legal: heuristic_action(game, legal)
-    return lambda game, legal: agent.act(game.view(player), legal)

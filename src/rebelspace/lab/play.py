@@ -8,13 +8,12 @@ only, so every worker, on any machine, plays it the same.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.agents.registry import make_agent
-from rebelspace.engine import GameContext, GameState, Kind, context_for, new_game
+from rebelspace.agents.registry import make_agent, true_state_decider
+from rebelspace.engine import GameContext, Kind, context_for, new_game
 from rebelspace.sim import MAX_DECISIONS, derive_seed
 
 from .settings import RunSettings
@@ -23,9 +22,6 @@ from .settings import RunSettings
 PLAY_KINDS = frozenset(
     (Kind.DEPLOY, Kind.ATTACH, Kind.PLAY_TRICK, Kind.PLAY_PSION, Kind.PLAY_END, Kind.PLAY_END_ON)
 )
-
-Policy = Callable[[GameState, list[int]], int]
-
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
@@ -71,32 +67,13 @@ def sides(settings: RunSettings, index: int) -> tuple[str, str]:
     return (a, b) if index % 2 == 0 else (b, a)
 
 
-def _policy(spec: str, ctx: GameContext, seed: int, player: int) -> Policy:
-    """A decision function on the true state.
-
-    The random and heuristic agents read nothing hidden (the heuristic is tested to choose the
-    same whatever the hidden cards, tests/agents/test_heuristic.py), so they may decide on the
-    true state without building a view: the same choices as through ``Agent.act``, several
-    times faster. Any other agent gets its player's view, as the ``Agent`` interface says.
-    """
-    if spec == "random":
-        rng = random.Random(seed)
-        return lambda state, legal: legal[rng.randrange(len(legal))]
-    if spec == "heuristic":
-        from rebelspace.agents.heuristic import heuristic_action
-
-        return lambda state, legal: heuristic_action(state, legal)
-    agent = make_agent(spec, ctx, seed)
-    return lambda state, legal: agent.act(state.view(player), legal)
-
-
 def play_game(settings: RunSettings, index: int, ctx: GameContext | None = None) -> GameRow:
     ctx = ctx or context_for(settings.cards(), settings.rules_options())
     seed = deal_seed(settings, index)
     rebel, imperial = sides(settings, index)
     policies = (
-        _policy(rebel, ctx, derive_seed(seed, 10), 0),
-        _policy(imperial, ctx, derive_seed(seed, 11), 1),
+        true_state_decider(make_agent(rebel, ctx, derive_seed(seed, 10)), 0),
+        true_state_decider(make_agent(imperial, ctx, derive_seed(seed, 11)), 1),
     )
     game = new_game(seed, options=ctx.options, cards=ctx.cards, log=False, tally=True)
     first = game.to_move
