@@ -47,6 +47,7 @@ from collections.abc import Callable, Sequence
 
 from rebelspace.engine import GameContext, GameState, PlayerView, context_for
 from rebelspace.engine.actions import Kind
+from rebelspace.engine.cache import per_object
 from rebelspace.engine.rules.attack import fits, starts
 from rebelspace.engine.rules.battle import eligible
 from rebelspace.engine.sampling import sample_state
@@ -132,16 +133,7 @@ class _Facts:
         self.first_of_type = tuple(first)
 
 
-_FACTS: dict[int, tuple[Tables, _Facts]] = {}
-
-
-def _facts(t: Tables) -> _Facts:
-    hit = _FACTS.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    f = _Facts(t)
-    _FACTS[id(t)] = (t, f)
-    return f
+_facts = per_object(_Facts)  # per card list and rules: built once, shared by every decision
 
 
 # ----------------------------------------------------------------------------- small helpers

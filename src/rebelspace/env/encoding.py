@@ -52,6 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rebelspace.engine import GameContext, GameState
+from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import ATTACHMENT, HERO, PSION
 from rebelspace.engine.state import DEPLOY, STEP_NAMES
 from rebelspace.engine.tables import AB_CONVERT
@@ -352,17 +353,8 @@ def _labels(lay: Layout, ctx: GameContext) -> list[str]:
     return out
 
 
-_ENCODERS: dict[int, tuple[GameContext, Encoder]] = {}
-
-
-def encoder_for(ctx: GameContext) -> Encoder:
-    """The encoder of a game context, built once (contexts are immutable and shared)."""
-    hit = _ENCODERS.get(id(ctx))
-    if hit is not None and hit[0] is ctx:
-        return hit[1]
-    enc = Encoder(ctx)
-    _ENCODERS[id(ctx)] = (ctx, enc)
-    return enc
+#: The encoder of a game context, built once (contexts are immutable and shared).
+encoder_for = per_object(Encoder)
 
 
 def observation_size(ctx: GameContext) -> int:

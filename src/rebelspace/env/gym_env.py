@@ -169,4 +169,3 @@ class RebelSpaceEnv(gymnasium.Env):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
-

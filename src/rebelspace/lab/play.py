@@ -23,6 +23,7 @@ PLAY_KINDS = frozenset(
     (Kind.DEPLOY, Kind.ATTACH, Kind.PLAY_TRICK, Kind.PLAY_PSION, Kind.PLAY_END, Kind.PLAY_END_ON)
 )
 
+
 @dataclass(frozen=True, slots=True)
 class GameRow:
     """One finished game, with enough to rebuild any statistic of the report."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from rebelspace.engine import CardDB, GameState, IllegalActionError, RulesOptions, new_game
+from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 from rebelspace.engine.rules.battle import defenders, value
 from rebelspace.engine.state import default_cards
@@ -48,15 +49,12 @@ def not_found(game_id: str) -> ServerError:
 _CARDS: dict[str, CardDB] = {}
 
 
-_TEXTS: dict[int, tuple[CardDB, str]] = {}
+def _card_json(db: CardDB) -> str:
+    """The card data as stored with each game."""
+    return json.dumps(db.to_data(), sort_keys=True)
 
 
-def cards_text(db: CardDB) -> str:
-    """The card data as stored with each game (computed once per card list)."""
-    hit = _TEXTS.get(id(db))
-    if hit is None or hit[0] is not db:
-        hit = _TEXTS[id(db)] = (db, json.dumps(db.to_data(), sort_keys=True))
-    return hit[1]
+cards_text = per_object(_card_json)  # once per card list: every new game stores it
 
 
 def cards_from_text(text: str) -> CardDB:
