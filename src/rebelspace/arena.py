@@ -135,7 +135,7 @@ def run_tasks(
     order of ``todo`` so that a run is the same whatever the number of workers."""
     workers = workers or os.cpu_count() or 1
     options = options or RulesOptions()
-    bar = _progress_bar(len(todo), progress)
+    bar = progress_bar(len(todo), progress)
     try:
         if workers == 1:
             for task in todo:
@@ -162,14 +162,16 @@ class _NoBar:
         pass
 
 
-def _progress_bar(total: int, progress: bool | None) -> Any:
+def progress_bar(total: int, progress: bool | None, initial: int = 0) -> Any:
+    """tqdm on a terminal (games done, rate, time left); nothing when ``progress`` is False,
+    or when it is None and stderr is not a terminal."""
     if progress is None:
         progress = sys.stderr.isatty()
     if not progress:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="game", file=sys.stderr)
+    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr)
 
 
 def summarize(agents: Sequence[str], results: Sequence[GameResult]) -> dict[str, Any]:

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 # The main command's conventions: exit codes, "rebelspace CMD: message" on stderr.
-from rebelspace.cli import EXIT_OK, _fail
+from rebelspace.cli import EXIT_OK, _add_game_args, _cards, _fail
 from rebelspace.cli import _positive_int as _positive
 from rebelspace.engine import RebelSpaceError
-from rebelspace.engine.cards import load_cards
 
 from .store import DEFAULT_DB, Store
 
@@ -33,7 +32,7 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
     p.add_argument("--vs", help="a second agent: each plays each side in half the games")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--cards", help="a card file instead of the printed lists")
+    _add_game_args(p)  # --cards FILE, --rule NAME=VALUE
     p.add_argument(
         "--set",
         action="append",
@@ -41,13 +40,13 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
         metavar='"CARD.FIELD=N"',
         help='change a card number for this run, e.g. "Space Cruiser.space=8" (repeatable)',
     )
-    p.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option for this run, e.g. tie=defender (repeatable)",
-    )
+    _where_args(p)
+    _db_arg(p)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _where_args(p: argparse.ArgumentParser) -> None:
+    """Where the games run: local processes or Ray."""
     p.add_argument("--workers", type=_positive, help="processes (default: every core)")
     p.add_argument(
         "--ray",
@@ -55,23 +54,20 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
         const="",
         default=None,
         metavar="ADDRESS",
-        help="run the games as Ray tasks: a local Ray, or the cluster at ADDRESS "
-        "(needs pip install 'rebelspace[ray]')",
+        help="run the games as Ray tasks: a new local Ray, or the cluster at ADDRESS "
+        "('auto': the one this machine is part of; needs pip install 'rebelspace[ray]')",
     )
-    _db_arg(p)
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
 def _settings(args: argparse.Namespace, kind: str = "balance") -> Any:
     from .settings import RunSettings
 
-    cards = load_cards(args.cards) if args.cards else None
     return RunSettings.build(
         (args.agents, args.vs or args.agents),
         args.seed,
         sets=args.set,
         rules=args.rule,
-        cards=cards,
+        cards=_cards(args),
         kind=kind,
     )
 
@@ -186,8 +182,7 @@ def add_ablate(sub: Any) -> None:
     which.add_argument("--all", action="store_true", help="every card of both lists")
     p.add_argument("--run", help="base run id or prefix (default: the latest balance run)")
     p.add_argument("--games", type=_positive, help="games per card (default: the base run's)")
-    p.add_argument("--workers", type=_positive, help="processes (default: every core)")
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS")
+    _where_args(p)
     _db_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_ablate)

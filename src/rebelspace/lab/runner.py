@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
+
+from rebelspace.arena import progress_bar
 
 from .play import GameRow, play_batch
 from .settings import RunSettings
@@ -101,7 +102,7 @@ def run_balance(
     done = store.done_indices(run_id)
     missing = [i for i in range(games) if i not in done]
     todo = batches(missing, workers)
-    bar = _progress_bar(games, games - len(missing), progress)
+    bar = progress_bar(games, progress, initial=games - len(missing))
     write_before = store.write_seconds
     start = time.perf_counter()
     try:
@@ -130,22 +131,3 @@ def run_balance(
         db_seconds=store.write_seconds - write_before,
         db=str(store.path),
     )
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress_bar(total: int, initial: int, progress: bool | None) -> Any:
-    """tqdm on a terminal: games done, rate and the estimated time left."""
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="game", file=sys.stderr, smoothing=0.1)

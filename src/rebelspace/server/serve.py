@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from rebelspace.cli import _add_game_args, _cards, _fail, _rules
+
 DEFAULT_DB = "rebelspace-games.sqlite3"
 
 
@@ -15,6 +17,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="run the game server (REST + WebSocket, SQLite store)",
         description="Run the game server: games against the computer, hot-seat and online "
         "games in the browser. Games are kept in a SQLite file and resume after a restart. "
+        "--cards and --rule set the card lists and rules of new games (each game keeps its own). "
         "The protocol is in docs/protocol.md; the OpenAPI page is at /docs.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -36,14 +39,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         action="store_true",
         help="log every request (WebSocket URLs hold seat tokens: keep such logs private)",
     )
-    p.add_argument("--cards", metavar="FILE", help="card lists for new games (default: as printed)")
-    p.add_argument(
-        "--rule",
-        metavar="NAME=VALUE",
-        action="append",
-        default=[],
-        help="a rules option for new games, e.g. tie=defender (repeatable)",
-    )
+    _add_game_args(p)  # --cards and --rule: for new games; each game keeps its own
     p.add_argument(
         "--ws-deflate",
         action="store_true",
@@ -67,16 +63,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("rebelspace serve: --workers must be at least 1", file=sys.stderr)
         return 2
-    from rebelspace.engine import RebelSpaceError, RulesOptions, load_cards
+    from rebelspace.engine import RebelSpaceError
 
     try:
-        cards = load_cards(args.cards) if args.cards else None
-        options = RulesOptions()
-        for setting in args.rule:
-            options = options.with_setting(setting)
+        cards, options = _cards(args), _rules(args)
     except RebelSpaceError as e:
-        print(f"rebelspace serve: {e}", file=sys.stderr)
-        return 2
+        return _fail("serve", e)
     app = create_app(args.db, computer=ComputerPlayers(args.workers), cards=cards, options=options)
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
     uvicorn.run(
