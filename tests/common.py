@@ -1,11 +1,14 @@
-"""Helpers that several test folders use: a Hypothesis strategy for rules options, and a second
-true state that a player cannot tell from the first (for the R5 hiding tests)."""
+"""Helpers that several test folders use: a Hypothesis strategy for rules options, checks run on
+every position of a game, and a second true state that a player cannot tell from the first
+(for the R5 hiding tests)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable
 
+from hypothesis import currently_in_test_context, note
 from hypothesis import strategies as st
 
 from rebelspace.engine import GameState, RulesOptions
@@ -55,3 +58,23 @@ def twin(game: GameState, player: int, rng: random.Random) -> GameState | None:
     c.rng = rng.getrandbits(62) + 1
     c._legal = None  # the cached legal actions belong to the state before the swap
     return c
+
+
+def check_each(positions: Iterable[GameState], check: Callable[[GameState], None]) -> GameState:
+    """Run ``check`` on every position (one live game, as yielded); on failure, note the
+    actions that led there. Returns the final position."""
+    game = None
+    try:
+        for game in positions:
+            check(game)
+    except BaseException:
+        if game is not None and game.history is not None and currently_in_test_context():
+            note(f"after {len(game.history)} actions: {history_texts(game)}")
+        raise
+    assert game is not None
+    return game
+
+
+def history_texts(game: GameState) -> list[str]:
+    assert game.history is not None
+    return [game.action_text(a) for a in game.history]

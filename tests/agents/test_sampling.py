@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from agent_helpers import check_conservation, public, twin
-from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from common import rules_options
+from common import check_each, rules_options
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.engine import (
     GameState,
@@ -85,18 +85,7 @@ def each_position(
     options: RulesOptions | None = None,
 ) -> GameState:
     """Run ``check`` on every position; on failure, note the actions that led there."""
-    game = None
-    try:
-        for game in positions(seed, choice_seed, policy, options):
-            check(game)
-    except BaseException:
-        if game is not None and game.history is not None and currently_in_test_context():
-            note(
-                f"after {len(game.history)} actions: {[game.action_text(a) for a in game.history]}"
-            )
-        raise
-    assert game is not None
-    return game
+    return check_each(positions(seed, choice_seed, policy, options), check)
 
 
 def probe_rng(choice_seed: int) -> random.Random:

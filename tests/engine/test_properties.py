@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, currently_in_test_context, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from common import rules_options
+from common import check_each, history_texts, rules_options
 from rebelspace.engine import (
     CardDB,
     IllegalActionError,
@@ -165,21 +165,7 @@ def each_position(
     check: Callable[[GameState], None],
 ) -> GameState:
     """Run ``check`` on every position; on failure, note the actions that led there."""
-    game = None
-    try:
-        for game in positions(seed, choice_seed, policy, options):
-            check(game)
-    except BaseException:
-        if game is not None and game.history is not None and currently_in_test_context():
-            note(f"after {len(game.history)} actions: {history_texts(game)}")
-        raise
-    assert game is not None
-    return game
-
-
-def history_texts(game: GameState) -> list[str]:
-    assert game.history is not None
-    return [game.action_text(a) for a in game.history]
+    return check_each(positions(seed, choice_seed, policy, options), check)
 
 
 def probe_rng(choice_seed: int) -> random.Random:
