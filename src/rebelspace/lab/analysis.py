@@ -44,11 +44,11 @@ def ablation(store: Store, base: Run, card: str, side: int) -> dict[str, Any] | 
     """The card's value to its side: its side's win rate with the card minus without, on
     matched seeds. None until ``rebelspace ablate`` has played that run."""
     run_id = ablation_settings(base.settings, card).run_id
-    without = {r.index: r.winner for r in store.games(run_id)}
+    without = store.winners(run_id)
     if not without:
         return None
-    with_card = {r.index: r.winner for r in store.games(base.run_id) if r.index in without}
-    idx = sorted(with_card)
+    with_card = store.winners(base.run_id)
+    idx = sorted(i for i in without if i in with_card)
     if not idx:
         return None
     d = paired_diff(
@@ -116,11 +116,11 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
 def _decomposition(store: Store, run: Run, rebel_wins: int, n: int) -> dict[str, Any] | None:
     """With the same run played with the other side moving first, split side and first move."""
     other = flip_first_settings(run.settings)
-    rows = list(store.games(other.run_id))
-    if not rows:
+    winners = store.winners(other.run_id)
+    if not winners:
         return None
-    other_rebel = sum(1 for r in rows if r.winner == 0)
-    this, other_rate = _rate(rebel_wins, n), _rate(other_rebel, len(rows))
+    other_rebel = sum(1 for w in winners.values() if w == 0)
+    this, other_rate = _rate(rebel_wins, n), _rate(other_rebel, len(winners))
     # The Rebel's win rate moving first and moving second: their mean, less 50%, is the side's
     # advantage; half their gap is the first move's.
     if dict(run.settings.options).get("first_player", "rebel") == "rebel":
@@ -128,7 +128,7 @@ def _decomposition(store: Store, run: Run, rebel_wins: int, n: int) -> dict[str,
     else:
         moving_first, moving_second = other_rate, this
     first_rate, second_rate = moving_first["rate"], moving_second["rate"]
-    swap = proportion_diff(other_rebel, len(rows), rebel_wins, n)
+    swap = proportion_diff(other_rebel, len(winners), rebel_wins, n)
     return {
         "other_run": other.run_id,
         "rebel_moving_first": moving_first,

@@ -176,6 +176,12 @@ class Store:
             )
         self.write_seconds += time.perf_counter() - start
 
+    def winners(self, run_id: str) -> dict[int, int]:
+        """Game index -> winner (0 Rebel, 1 Imperial): all that win rates need, without
+        decoding each game's statistics."""
+        rows = self.db.execute("SELECT idx, winner FROM games WHERE run_id = ?", (run_id,))
+        return dict(rows.fetchall())
+
     def games(self, run_id: str, limit: int | None = None) -> Iterator[GameRow]:
         """The run's games in index order (the first ``limit`` of them)."""
         sql = f"SELECT {_COLUMNS} FROM games WHERE run_id = ? ORDER BY idx"
