@@ -307,8 +307,9 @@ def check_structure(game: GameState) -> None:
             for u in game.blocks[g]:
                 assert u in game.active[1 - game.player], f"blocker {game.name(u)} not active"
             kind = game.gkind[g]
-            # R14: the Ion Cannon and casualties may leave a group that no longer fits R12.
-            if game.step in (FORM, ION):
+            # R14: the Ion Cannon and casualties may leave a group that no longer fits R12 (even
+            # empty); with several cannons (edited lists) the step stays ION after one fired.
+            if game.step == FORM or (game.step == ION and not game.ion_used):
                 why = group_breaks_r12(game, game.groups[g], kind)
                 assert why is None, f"group {g + 1}: {why}"
             if game.step in (BLOCK, TARGET, TRICKS) and game.blocks[g]:

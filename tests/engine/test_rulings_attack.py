@@ -659,3 +659,36 @@ def test_r36_multiple_targets_is_played_by_the_attacking_player_only() -> None:
     )
     s.apply("pass")
     assert s.to_move == REBEL and legal(s) == {"pass"}
+
+
+def test_r14_a_second_ion_cannon_fires_after_the_first_emptied_a_group() -> None:
+    # An edited list with two Ion Cannons: the first takes the only Ship of group 2, leaving it
+    # empty; the second still decides, and the empty group fights no battle.
+    from helpers import scenario
+
+    from rebelspace.engine import load_cards, load_scenario
+
+    cards = load_cards().with_changes({"Ion Cannon": {"count": 2}})
+    s = load_scenario(
+        scenario(
+            player="imperial",
+            phase="attack",
+            rebel={"active": ["Ion Cannon", "Ion Cannon", "Stunt Fighters"]},
+            imperial={"active": ["Space Cruiser", "Imperial Captain", "Space Cruiser"]},
+        ),
+        cards=cards,
+    )
+    play(
+        s,
+        "new space group with Space Cruiser",
+        "add Imperial Captain to group 1",
+        "new space group with Space Cruiser",
+        "attack",
+        "Ion Cannon destroys Space Cruiser in group 2",
+    )
+    assert s.groups[1] == () and step(s) == "ion cannon"
+    assert legal(s) == {"Ion Cannon holds fire", "Ion Cannon destroys Space Cruiser in group 1"}
+    s.apply("Ion Cannon holds fire")
+    assert step(s) == "block"
+    assert "block group 2 with Stunt Fighters" not in legal(s)  # nothing left to block
+    assert zone(s, IMPERIAL, "discard").count("Space Cruiser") == 1
