@@ -16,8 +16,11 @@ from web_harness import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Server
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "games.sqlite3", tmp_path / "server.log")
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """The server; a test parametrized indirectly with a number gets its REST answers to
+    actions that many seconds after the WebSocket push."""
+    delay = float(getattr(request, "param", 0.0))
+    srv = Server(tmp_path / "games.sqlite3", tmp_path / "server.log", answer_delay=delay)
     srv.start()
     try:
         yield srv

@@ -48,42 +48,44 @@ class Clicker:
         return self.attr("mine") == "yes" and not self.is_over()
 
     def error_text(self) -> str:
-        el = self.page.query_selector("#error .message")
-        return el.inner_text() if el else ""
+        message = self._locate("#error .message")
+        return message.inner_text() if message is not None else ""
 
     def wait_my_move(self, timeout: float = 30_000) -> None:
         self.page.wait_for_function(MY_MOVE_OR_OVER, timeout=timeout)
 
     # ---- clicking -----------------------------------------------------------------------------
 
-    def _first(self, selector: str) -> Any:
-        return self.page.query_selector(selector)
+    def _locate(self, selector: str) -> Any:
+        """The first element matching `selector`, or None. A locator, not an element handle:
+        it finds the element again when it is clicked, so a redraw in between does no harm."""
+        loc = self.page.locator(selector).first
+        return loc if loc.count() else None
 
     def _click_card(self, selector: str, prefer: tuple[str, ...] = ()) -> bool:
         """Click a highlighted card; if it opens a menu, pick an item (preferred words first)."""
-        el = self._first(selector)
-        if el is None:
+        card = self._locate(selector)
+        if card is None:
             return False
-        el.click()
-        menu = self.page.query_selector("#action-menu")
-        if menu is not None:
-            items = menu.query_selector_all("button[data-action-id]")
-            labels = [i.inner_text() for i in items]
+        card.click()
+        items = self.page.locator("#action-menu button[data-action-id]")
+        if items.count():
+            labels = items.all_inner_texts()
             choice = 0
             for word in prefer:
                 hits = [k for k, text in enumerate(labels) if text.startswith(word)]
                 if hits:
                     choice = hits[0]
                     break
-            items[choice].click()
+            items.nth(choice).click()
             self.kinds["menu"] += 1
         return True
 
     def _button(self, kind: str) -> bool:
-        el = self._first(f"#prompt button.act-{kind}")
-        if el is None:
+        button = self._locate(f"#prompt button.act-{kind}")
+        if button is None:
             return False
-        el.click()
+        button.click()
         return True
 
     def _decide(self) -> None:
@@ -95,8 +97,7 @@ class Clicker:
         hand = ".hand .card.clickable"
         battle = "#battle .card.clickable"
         if step == "draw":
-            buttons = self.page.query_selector_all("#prompt button.act-draw")
-            buttons[-1].click()
+            self.page.locator("#prompt button.act-draw").last.click()
             self.kinds["draw"] += 1
         elif step == "form groups":
             if done < 12 and self._click_card(own, prefer=("Add",)):
@@ -107,7 +108,7 @@ class Clicker:
             if not self._click_card(battle):
                 self._button("ion_hold")
         elif step in ("block", "target"):
-            group = self._first("#battle .group.selectable")
+            group = self._locate("#battle .group.selectable")
             where = own if step == "block" else ".player.opponent .card.clickable"
             if done == 0 and group is not None:
                 group.click()  # select the attacking group ...

@@ -34,8 +34,9 @@ class Server:
     """One `rebelspace serve` subprocess; `restart()` stops it and starts it on the same
     port and database, as after a crash or a deploy."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, answer_delay: float = 0.0) -> None:
         self.db = db
+        self.answer_delay = answer_delay
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
@@ -45,6 +46,8 @@ class Server:
         log = self.log_path.open("ab")
         cmd = [sys.executable, "-m", "rebelspace.cli", "serve", "--port", str(self.port)]
         cmd += ["--db", str(self.db), "--workers", "1"]
+        if self.answer_delay:
+            cmd += ["--test-answer-delay", str(self.answer_delay)]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -150,8 +150,11 @@ def create_app(
     computer: ComputerPlayers | None = None,
     cards: CardDB | None = None,
     options: RulesOptions | None = None,
+    answer_delay: float = 0.0,
 ) -> FastAPI:
-    """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings)."""
+    """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings).
+    ``answer_delay`` (tests only) holds each action's REST answer back that many seconds after
+    the WebSocket push, as a slow network would, to test clients against that order."""
     store = Store(db_path)
     server = GameServer(store, computer, cards=cards, options=options)
 
@@ -225,6 +228,8 @@ def create_app(
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         text = server.act(session, seat, body.action)
+        if answer_delay:
+            await asyncio.sleep(answer_delay)
         return Response(text, media_type="application/json")
 
     @app.post("/api/games/{game_id}/undo", responses=STATE)
@@ -350,5 +355,6 @@ def _static_routes(app: FastAPI) -> None:
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     for path in ("/join/{game_id}/{code}", "/watch/{game_id}", "/game/{game_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

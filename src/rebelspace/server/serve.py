@@ -46,6 +46,8 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="compress WebSocket messages (permessage-deflate): less traffic on slow links, "
         "several times the CPU per message (default: off)",
     )
+    # Tests only: answer each action's REST request this many seconds after the WebSocket push.
+    p.add_argument("--test-answer-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_serve)
 
 
@@ -69,7 +71,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cards, options = _cards(args), _rules(args)
     except RebelSpaceError as e:
         return _fail("serve", e)
-    app = create_app(args.db, computer=ComputerPlayers(args.workers), cards=cards, options=options)
+    app = create_app(
+        args.db,
+        computer=ComputerPlayers(args.workers),
+        cards=cards,
+        options=options,
+        answer_delay=args.test_answer_delay,
+    )
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
     uvicorn.run(
         app,

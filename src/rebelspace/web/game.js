@@ -26,7 +26,10 @@ export class GameController {
     this.selectedGroup = null;
     this.memory = new BattleMemory();
     this.connection = "connecting";
-    this.sending = false;
+    // The version of the decision whose action is on its way: that decision is not sent twice,
+    // but a newer decision on screen (the WebSocket push came before the REST answer) is.
+    this.sentAt = null;
+    this.rendered = null; // what the table on screen was drawn from (see render)
     this.ui = this.makeUi();
   }
 
@@ -118,6 +121,12 @@ export class GameController {
     this.shown = seat;
     const msg = this.messages.get(seat);
     if (!msg) return;
+    // One render per distinct thing to show: the same state reaches us twice after our own
+    // action (the WebSocket push and the REST answer), and in hot-seat the other seat's pushes
+    // change nothing on screen. Redrawing would replace the nodes under a player's click.
+    const drawn = JSON.stringify([seat, this.handoff, this.selectedGroup, this.connection, msg]);
+    if (drawn === this.rendered) return;
+    this.rendered = drawn;
     if (this.handoff) return this.renderHandoff(msg);
     // An online game waits for the second player before anyone acts.
     const friend = msg.seats && msg.seat ? msg.seats[other(msg.seat)] : null;
@@ -216,11 +225,12 @@ export class GameController {
   }
 
   async send(actionId) {
-    if (this.sending) return;
+    const version = this.msg ? this.msg.version : null;
+    if (this.sentAt !== null && this.sentAt === version) return;
     const seat = this.shown;
     const token = this.tokens[seat];
     if (!token) return;
-    this.sending = true;
+    this.sentAt = version;
     closeMenu();
     try {
       const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/actions`, { token, body: { action: actionId } });
@@ -230,7 +240,7 @@ export class GameController {
       showError(`The server refused that: ${err.message}`);
       this.fetchState(seat, token);
     } finally {
-      this.sending = false;
+      if (this.sentAt === version) this.sentAt = null;
     }
   }
 
