@@ -421,3 +421,15 @@ def test_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
         cli.main([command, "--help"])
     assert exc.value.code == 0
     assert command in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["", *cli.SUBCOMMANDS])
+def test_help_of_every_command_prints(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse formats help strings with %: a bare "50%" crashed `rebelspace --help`.
+    argv = [command, "--help"] if command else ["--help"]
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    assert exc.value.code == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"usage: rebelspace {command}".rstrip())
+    assert err == ""

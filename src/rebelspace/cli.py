@@ -179,7 +179,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         folder = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(folder):  # say so now, not after a whole game
             return _fail("play", f"--save {args.save}: folder {folder} does not exist")
-    # A fresh seed comes from the OS, not the clock: the game itself stays seeded (STYLE 8).
+    # A fresh seed comes from the OS, not the clock: the game itself stays seeded
+    # (docs/architecture.md, style point 8).
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = new_game(seed, options=options, cards=cards)
     person = SIDES.index(args.side)
@@ -459,6 +460,15 @@ def _add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
     add_loadtest(subparsers)
 
 
+# --- rules (the complete rules, docs/rules.md: rebelspace.rules_doc) ------------------------------
+
+
+def _add_rules(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.rules_doc import add_rules
+
+    add_rules(subparsers)
+
+
 # --- the balance lab (rebelspace.lab): balance, report, ablate, compare, sweep, suggest --------
 
 
@@ -478,6 +488,7 @@ LAB_COMMANDS = ("balance", "report", "ablate", "compare", "sweep", "suggest", "b
 SUBCOMMANDS: dict[str, Registrar] = {
     "arena": _add_arena,
     "decks": _add_decks,
+    "rules": _add_rules,
     "play": _add_play,
     "simulate": _add_simulate,
     "bench": _add_bench,

@@ -4,7 +4,7 @@ Every decision is one action from a fixed-size action space built from the card 
 rules options, so agents can use action masks. Cards are named by card type, not by instance:
 two Rebel Soldiers in the same place are the same choice, and an id never tells which copy of a
 hidden card is meant. Combinatorial choices (battle groups, blocks, casualties) are split into
-small steps, as STYLE.md asks.
+small steps (docs/architecture.md, "Decisions as small steps").
 
 Layout: each kind owns a contiguous block of ids; ``Action.fields`` meaning per kind:
 

@@ -317,7 +317,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def add_suggest(sub: Any) -> None:
     p = sub.add_parser(
         "suggest",
-        help="search one-card changes that bring the win rate closest to 50%",
+        help="search one-card changes that bring the win rate closest to 50%%",
         description="Try every change of one card number by one (a rating or cost up or "
         "down, or a count up or down) on --games games, then play the --top closest to an "
         "even game on --confirm games and list them with 95% intervals.",

@@ -356,5 +356,20 @@ def _static_routes(app: FastAPI) -> None:
     for path in ("/join/{game_id}/{code}", "/watch/{game_id}", "/game/{game_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
+    def rules() -> HTMLResponse:
+        """The complete rules (docs/rules.md) as a page, in the client's style when it is here."""
+        from rebelspace.rules_doc import RulesNotFoundError, rules_page
+
+        style = "/style.css" if (WEB_DIR / "style.css").is_file() else None
+        try:
+            return HTMLResponse(rules_page(style))
+        except RulesNotFoundError:
+            return HTMLResponse(
+                "<!doctype html><title>Rebel Space rules</title><p>The rules document "
+                "(docs/rules.md) is not installed with this server.</p>",
+                status_code=404,
+            )
+
+    app.add_api_route("/rules", rules, methods=["GET"], include_in_schema=False)
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

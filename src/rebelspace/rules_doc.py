@@ -1,0 +1,172 @@
+"""The complete rules (``docs/rules.md``): ``rebelspace rules`` prints them, the server shows them.
+
+The document lives in the repository, not in the package, so that there is one copy to edit;
+:func:`rules_path` finds it from this file. :func:`rules_page` turns it into a small HTML page
+for the server's ``/rules``, rendered by markdown-it-py (CommonMark with pipe tables; raw HTML
+in the document stays escaped). Two small additions to its token stream: each ruling's entry
+(a list item starting ``**R19 Title.**``) gets the anchor ``r19``, so ``/rules#r19`` links to it,
+and each heading gets the anchor GitHub gives it, which the document's contents links use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+__all__ = [
+    "RulesNotFoundError",
+    "add_rules",
+    "rules_html",
+    "rules_page",
+    "rules_path",
+    "rules_text",
+]
+
+
+class RulesNotFoundError(FileNotFoundError):
+    """``docs/rules.md`` is not where it should be (an install without the repository)."""
+
+
+def rules_path() -> Path:
+    """Where the rules are: ``docs/rules.md`` at the root of the repository."""
+    return Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def rules_text() -> str:
+    """The rules document's Markdown; :class:`RulesNotFoundError` naming the path if missing."""
+    path = rules_path()
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RulesNotFoundError(
+            f"the rules document {path} is missing (it is docs/rules.md in the repository)"
+        ) from None
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def add_rules(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``rebelspace rules``."""
+    p = subparsers.add_parser(
+        "rules",
+        help="print the complete rules, with every ruling (docs/rules.md)",
+        description="Print the complete rules of Rebel Space, every ruling R1-R38 included, "
+        "as Markdown (docs/rules.md). The game server shows the same page at /rules.",
+    )
+    p.set_defaults(handler=cmd_rules)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the rules to stdout, plain (a pipe or a file works; no pager)."""
+    try:
+        text = rules_text()
+    except RulesNotFoundError as exc:
+        print(f"rebelspace rules: {exc}", file=sys.stderr)
+        return 1
+    # A terminal that cannot show a dash gets "?" rather than a UnicodeEncodeError.
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        sys.stdout.write(text.encode(encoding, "replace").decode(encoding))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (`rebelspace rules | head`): not an error. Point stdout at
+        # the null device so that Python's final flush does not complain (the Python docs'
+        # recipe for SIGPIPE).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+# ----------------------------------------------------------------------------- the web page
+
+_PAGE_CSS = """
+body { max-width: 52rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; line-height: 1.5; }
+h1 { font-size: 1.8rem; margin: 0.6em 0 0.4em; }
+h2 { font-size: 1.35rem; margin: 1.6em 0 0.4em; }
+h3 { font-size: 1.1rem; margin: 1.2em 0 0.3em; color: inherit; }
+code { font-size: 0.92em; }
+li { margin: 0.35em 0; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.92rem; }
+th, td { border: 1px solid #56607a; padding: 3px 8px; vertical-align: top; }
+th { background: rgba(127, 127, 127, 0.18); }
+tbody tr:nth-child(even) { background: rgba(127, 127, 127, 0.08); }
+.table-wrap { overflow-x: auto; }
+"""
+
+
+def rules_page(stylesheet: str | None = None) -> str:
+    """The rules as a whole HTML page; ``stylesheet`` is a URL to link (the web client's CSS)."""
+    link, css = "", _PAGE_CSS
+    if stylesheet:  # the client's sheet is dark: lighter links
+        link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n'
+        css += "a { color: #8ab4ff; }\n"
+    return (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<title>Rebel Space: the complete rules</title>\n"
+        f"{link}<style>{css}</style>\n"
+        "</head>\n<body>\n<main>\n"
+        f"{rules_html(rules_text())}"
+        "</main>\n</body>\n</html>\n"
+    )
+
+
+def rules_html(markdown: str) -> str:
+    """HTML for Markdown (CommonMark and pipe tables) with ruling and heading anchors."""
+    return _renderer().render(markdown)
+
+
+@cache
+def _renderer() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.core.ruler.push("rebelspace_anchors", _anchors)
+    # Wide tables scroll on their own on a narrow screen (.table-wrap in the page's CSS).
+    md.add_render_rule("table_open", lambda *_: '<div class="table-wrap"><table>\n')
+    md.add_render_rule("table_close", lambda *_: "</table></div>\n")
+    return md
+
+
+_RULING = re.compile(r"R([0-9]+) ")
+
+
+def _anchors(state: StateCore) -> None:
+    """Give ruling entries the id ``r<n>`` and headings GitHub's id (a repeat gets ``-1``...)."""
+    tokens = state.tokens
+    seen: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            words = tokens[i + 1].children or []  # the heading's text, as GitHub reads it
+            slug = _slug("".join(c.content for c in words if c.type in ("text", "code_inline")))
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            token.attrSet("id", f"{slug}-{count}" if count else slug)
+        elif token.type == "list_item_open":
+            # An item's first block: paragraph_open, inline (hidden <p> in a tight list).
+            first = tokens[i + 2] if i + 2 < len(tokens) else None
+            if first is None or first.type != "inline" or not first.children:
+                continue
+            # Its inline content, less the empty text tokens emphasis parsing leaves behind.
+            children = [c for c in first.children if c.type != "text" or c.content]
+            if (
+                len(children) > 1
+                and children[0].type == "strong_open"
+                and children[1].type == "text"
+                and (ruling := _RULING.match(children[1].content))
+            ):
+                token.attrSet("id", f"r{ruling.group(1)}")
+
+
+def _slug(title: str) -> str:
+    """The anchor of a heading, as GitHub makes it: lower case, punctuation out, "-" for spaces."""
+    words = re.sub(r"[^\w\- ]", "", title.lower())
+    return words.replace(" ", "-")
