@@ -309,7 +309,7 @@ def play_game(
 
 def _ask(game: GameState, person: int, read: Reader, write: Writer) -> int:
     view = game.view(person)
-    legal = view.legal_actions
+    legal = [(a.id, a.text) for a in view.legal_actions]
     for line in view_lines(game.cards, view) + ["Your choices:"] + action_lines(legal):
         write(line)
     why = _why_illegal(game, person)

@@ -58,14 +58,14 @@ def finished_game() -> GameState:
 
 def refused(game: GameState, attempt: Callable[[], object], *words: str) -> str:
     """``attempt`` raises IllegalActionError whose message holds ``words``; nothing changes."""
-    key, log, history = game.key(), list(game.log or []), list(game.history or [])
+    key, log, history = game.key(), list(game.events or []), list(game.history or [])
     legal = game.legal_actions()
     with pytest.raises(IllegalActionError) as info:
         attempt()
     message = str(info.value)
     for word in words:
         assert word in message, f"{word!r} not in {message!r}"
-    assert game.key() == key and list(game.log or []) == log
+    assert game.key() == key and list(game.events or []) == log
     assert list(game.history or []) == history and game.legal_actions() == legal
     return message
 

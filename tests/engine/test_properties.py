@@ -44,6 +44,7 @@ from rebelspace.engine import (
     replay,
     to_record,
 )
+from rebelspace.engine.events import Event, render, to_json, visible_events
 from rebelspace.engine.rules.explain import HAND_KINDS, STEP_KINDS
 from rebelspace.engine.state import (
     BLOCK,
@@ -64,6 +65,7 @@ from rebelspace.engine.state import (
     Outcome,
 )
 from rebelspace.engine.tables import AB_CONVERT
+from rebelspace.engine.values import rating
 
 # ----------------------------------------------------------------------------- profiles
 
@@ -393,7 +395,7 @@ def check_finished(game: GameState) -> None:
         assert view.winner == out.winner_name.lower() and view.legal_actions == ()
     with pytest.raises(IllegalActionError, match="game is over"):
         game.apply(game.action_space.pass_)
-    if game.log is not None:
+    if game.events is not None:
         assert game.log_lines()[-1].startswith(f"{out.winner_name} wins")
 
 
@@ -493,9 +495,9 @@ def check_replay(game: GameState) -> None:
     record = to_record(game)
     again = replay(record)
     assert again == game and again.key() == game.key()
-    assert again.log == game.log and again.history == game.history
+    assert again.events == game.events and again.history == game.history
     through_json = replay(json.loads(json.dumps(record)))
-    assert through_json == game and through_json.log == game.log
+    assert through_json == game and through_json.events == game.events
     assert replay(record, log=False) == game
     assert record["action_ids"] == game.history
     assert [game.parse_action(text) for text in record["actions"]] == game.history
@@ -549,14 +551,14 @@ def near_miss_text(game: GameState, rng: random.Random) -> str:
 
 def expect_unchanged(game: GameState, attempt: Callable[[], None], *, names: str) -> str:
     """``attempt`` must raise IllegalActionError naming ``names`` and change nothing."""
-    key, log = game.key(), list(game.log or [])
+    key, log = game.key(), list(game.events or [])
     history = list(game.history or [])
     legal = game.legal_actions()
     with pytest.raises(IllegalActionError) as info:
         attempt()
     message = str(info.value)
     assert names in message, f"{message!r} does not name {names!r}"
-    assert game.key() == key and list(game.log or []) == log and game.history == history
+    assert game.key() == key and list(game.events or []) == log and game.history == history
     assert game.legal_actions() == legal
     return message
 
@@ -591,7 +593,7 @@ def probe_every_id(game: GameState) -> None:
     """Every id of the action space that is not legal here is refused with a message naming
     it (``explain_illegal`` must cope with any id in any step)."""
     space = game.action_space
-    key, log, history = game.key(), list(game.log or []), list(game.history or [])
+    key, log, history = game.key(), list(game.events or []), list(game.history or [])
     legal = set(game.legal_actions())
     for a in range(space.size):
         if a in legal:
@@ -602,7 +604,7 @@ def probe_every_id(game: GameState) -> None:
             assert space.text(a) in str(e), f"{str(e)!r} does not name {space.text(a)!r}"
         else:
             raise AssertionError(f"{space.text(a)!r} was applied but is not legal")
-    assert game.key() == key and list(game.log or []) == log and game.history == history
+    assert game.key() == key and list(game.events or []) == log and game.history == history
 
 
 def check_illegal_probes(seed: int, choice_seed: int, policy: str, options: Any) -> None:
@@ -619,7 +621,7 @@ def check_illegal_probes(seed: int, choice_seed: int, policy: str, options: Any)
 
     probed = each_position(seed, choice_seed, policy, options, probe)
     clean = play(seed, choice_seed, policy, options)
-    assert probed == clean and probed.log == clean.log and probed.history == clean.history
+    assert probed == clean and probed.events == clean.events and probed.history == clean.history
 
 
 @QUICK
@@ -659,6 +661,17 @@ INT_KEYS = frozenset(
         "next_battle",
         "pending_damage",
         "extra_attacks",
+        # computed values (engine/values.py)
+        "ground",
+        "space",
+        "damage",
+        "attack_value",
+        "defense_value",
+        "stopped",
+        # structured legal actions: the id, the group number and the number of cards drawn
+        "id",
+        "group",
+        "n",
     }
 )
 
@@ -677,9 +690,7 @@ def check_view_schema(view_dict: dict[str, Any], card_names: set[str]) -> None:
             return
         elif isinstance(value, int):
             keys = [k for k in path if isinstance(k, str)]
-            ok = keys[-1] in INT_KEYS or (
-                keys[-1] in ("legal_actions", "revealed_hands") and path[-1] == 0
-            )
+            ok = keys[-1] in INT_KEYS or (keys[-1] == "revealed_hands" and path[-1] == 0)
             assert ok, f"integer {value} at {path} in a view"
         else:
             raise AssertionError(f"{type(value).__name__} at {path} in a view")
@@ -694,6 +705,8 @@ def check_view_schema(view_dict: dict[str, Any], card_names: set[str]) -> None:
     names += [*view_dict["own_deck_contents"], *view_dict["opponent_known_hand"]]
     for _, hand in view_dict["revealed_hands"]:
         names += hand
+    for action in view_dict["legal_actions"]:
+        names += [name for name in (action["card"], action["target"]) if name is not None]
     assert set(names) <= card_names, f"not card names: {set(names) - card_names}"
     assert view_dict["opponent"]["hand"] is None
 
@@ -736,9 +749,8 @@ def probe_views(game: GameState, rng: random.Random, card_names: set[str]) -> No
         assert view.you.hand == tuple(sorted(game.name(c) for c in game.hand[p]))
         assert view.opponent.hand is None and view.opponent.hand_size == len(game.hand[1 - p])
         mine = p == game.to_move
-        assert view.legal_actions == (
-            tuple((a, game.action_text(a)) for a in game.legal_actions()) if mine else ()
-        )
+        legal = [(a.id, a.text) for a in view.legal_actions]
+        assert legal == ([(a, game.action_text(a)) for a in game.legal_actions()] if mine else [])
         assert view.revealed_hands == tuple(game.seen[p])
     # 5c: deck order (and hand order) never shows in either view.
     shuffled = game.clone(keep_log=True)
@@ -759,22 +771,23 @@ class LogWatch:
     the cards a player draws (R5; that a player draws is public, what is drawn is not)."""
 
     def __init__(self) -> None:
-        self.past: list[tuple[int, str]] = []
+        self.past: list[Event] = []
         self.hands: list[set[int]] = [set(), set()]
         self.decks: list[set[int]] = [set(), set()]
 
     def check(self, game: GameState) -> None:
-        log = game.log or []
+        log = game.events or []
         n = len(self.past)
         assert log[:n] == self.past, "the log changed its past lines"
         last = game.history[-1] if game.history else None
         if last is not None and game.action_space[last].kind == Kind.DRAW:
             p = game.player  # the drawer, also when drawing the last card ended the game
             secret = {game.name(c) for c in (set(game.hand[p]) - self.hands[p]) & self.decks[p]}
-            for visibility, line in log[n:]:
-                if visibility in (-1, 1 - p):
-                    leaked = [name for name in secret if name in line]
-                    assert not leaked, f"{PLAYER_NAMES[1 - p]} reads {leaked} in {line!r}"
+            names = game.ctx.tables.names
+            for event in visible_events(log[n:], 1 - p):  # what the opponent may see
+                line = f"{render(event, names)} {json.dumps(to_json(event, names))}"
+                leaked = [name for name in secret if name in line]
+                assert not leaked, f"{PLAYER_NAMES[1 - p]} reads {leaked} in {line!r}"
         for p in (0, 1):
             self.hands[p] = set(game.hand[p])
             self.decks[p] = set(game.deck[p])
@@ -900,7 +913,7 @@ def casualty_choices(game: GameState) -> set[str]:
     return {
         game.name(u)
         for u in winners
-        if (heroes_only or not t.is_hero[u]) and 0 < game.rating(u, kind) + bonus <= budget
+        if (heroes_only or not t.is_hero[u]) and 0 < rating(game, u, kind) + bonus <= budget
     }
 
 
@@ -936,15 +949,15 @@ def probe_clone(game: GameState, rng: random.Random) -> None:
     """Property 7: a clone equals its original, stays equal under the same action, and
     changing it (more actions, or its lists) never changes the original."""
     key = game.key()
-    log = list(game.log or [])
+    log = list(game.events or [])
     history = list(game.history or [])
     legal = game.legal_actions()
     clone = game.clone()
-    assert clone == game and clone.history is None and clone.log is None
+    assert clone == game and clone.history is None and clone.events is None
     assert clone.legal_actions() == legal
     kept = game.clone(keep_log=True)
-    assert kept == game and kept.log == game.log and kept.history == game.history
-    assert kept.log is not game.log and kept.history is not game.history
+    assert kept == game and kept.events == game.events and kept.history == game.history
+    assert kept.events is not game.events and kept.history is not game.history
     if legal:
         a = rng.choice(legal)
         twin = game.clone()
@@ -966,7 +979,7 @@ def probe_clone(game: GameState, rng: random.Random) -> None:
     clone.groups.append((-1,))
     clone.seen[0].append((0, ("x",)))
     assert game.key() == key, "changing a clone changed the original"
-    assert list(game.log or []) == log and list(game.history or []) == history
+    assert list(game.events or []) == log and list(game.history or []) == history
     assert game.legal_actions() == legal
 
 
@@ -983,7 +996,7 @@ def check_clones(seed: int, choice_seed: int, policy: str, options: Any, rate: f
             copy.apply(game.history[-1])
             with_log.apply(game.action_text(game.history[-1]))
             assert copy == game, "a clone given the same action differs from the original"
-            assert with_log == game and with_log.log == game.log
+            assert with_log == game and with_log.events == game.events
             assert with_log.history == game.history
         follower[:] = [game.clone(), game.clone(keep_log=True)]
         if rng.random() < rate or game.is_over:
@@ -1013,7 +1026,7 @@ def test_clones_are_equal_and_independent_slow(
 # Slots that do not decide the game: shared context, the seed (the generator state ``rng``
 # carries it), the log, the history and the legal-action cache.
 # The tally is the balance lab's statistics, not part of the game (engine/tally.py).
-NOT_IN_KEY = frozenset({"ctx", "seed", "log", "history", "tally", "_legal"})
+NOT_IN_KEY = frozenset({"ctx", "seed", "events", "history", "tally", "_legal"})
 
 
 def changed(value: Any) -> Any:
@@ -1067,14 +1080,14 @@ def check_determinism(seed: int, choice_seed: int, policy: str, options: Any) ->
     log is kept or not (the log never feeds back into the rules)."""
     first = play(seed, choice_seed, policy, options)
     second = play(seed, choice_seed, policy, options)
-    assert first == second and first.log == second.log and first.history == second.history
+    assert first == second and first.events == second.events and first.history == second.history
     assert first.log_lines(0) == second.log_lines(0)
     assert play(seed, choice_seed, policy, options, log=False) == first
     assert first.history is not None
     by_text = new_game(seed, options=options)
     for text in history_texts(first):  # the same choices, made by text this time
         by_text.apply(text, player=by_text.to_move)
-    assert by_text == first and by_text.log == first.log
+    assert by_text == first and by_text.events == first.events
     assert new_game(seed, options=options) == new_game(seed, options=options)
 
 

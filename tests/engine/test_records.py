@@ -33,7 +33,7 @@ def random_game(seed: int, decisions: int | None = None, **kwargs: object) -> Ga
 
 def assert_same_game(again: GameState, game: GameState) -> None:
     assert again == game
-    assert again.log == game.log and again.history == game.history
+    assert again.events == game.events and again.history == game.history
     assert again.legal_actions() == game.legal_actions()
     assert again.view(0) == game.view(0) and again.view(1) == game.view(1)
 
@@ -124,7 +124,7 @@ def test_any_integer_seed_round_trips_through_json(tmp_path: Path, seed: int) ->
 def test_replay_without_a_log_gives_the_same_state() -> None:
     game = random_game(17)
     quiet = replay(to_record(game), log=False)
-    assert quiet == game and quiet.log is None and quiet.log_lines() == []
+    assert quiet == game and quiet.events is None and quiet.log_lines() == []
     assert quiet.history == game.history
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from rebelspace.engine import IMPERIAL, REBEL, GameState, load_scenario, new_game
+from rebelspace.engine.events import render
 
 
 def names(game: GameState, cards: list[int]) -> tuple[str, ...]:
@@ -77,8 +78,9 @@ def test_legal_actions_only_for_the_player_to_move() -> None:
     game = new_game(3)
     rebel, imperial = game.view(REBEL), game.view(IMPERIAL)
     assert rebel.to_move == imperial.to_move == "rebel"
-    assert rebel.legal_actions == tuple((a, game.action_text(a)) for a in game.legal_actions())
-    assert [text for _, text in rebel.legal_actions] == ["draw 1", "draw 2"]
+    assert [a.id for a in rebel.legal_actions] == game.legal_actions()
+    assert [a.text for a in rebel.legal_actions] == ["draw 1", "draw 2"]
+    assert [(a.kind, a.n, a.card) for a in rebel.legal_actions] == [("draw", 1, None), ("draw", 2, None)]
     assert imperial.legal_actions == ()
 
 
@@ -89,11 +91,11 @@ def test_in_the_battle_tricks_window_the_defender_gets_the_legal_actions_in_turn
         imperial={"active": ["Troopers"], "hand": ["Trap"]},
         battle={"step": "tricks", "groups": [{"units": ["Rebel Soldier"]}]},
     )
-    assert [t for _, t in game.view(REBEL).legal_actions] == ["play Surprise Attack", "pass"]
+    assert [a.text for a in game.view(REBEL).legal_actions] == ["play Surprise Attack", "pass"]
     assert game.view(IMPERIAL).legal_actions == ()
     game.apply("pass")
     assert game.view(REBEL).legal_actions == ()
-    assert [t for _, t in game.view(IMPERIAL).legal_actions] == ["play Trap", "pass"]
+    assert [a.text for a in game.view(IMPERIAL).legal_actions] == ["play Trap", "pass"]
 
 
 def test_the_battle_is_public_to_both() -> None:
@@ -173,7 +175,8 @@ def test_the_log_hides_the_opponents_draws() -> None:
     assert not any(line.startswith("Rebel's starting hand") for line in imperial)
     assert any(line.startswith("Imperial's starting hand: ") for line in imperial)
     assert not any(line.startswith("Imperial's starting hand") for line in rebel)
-    assert game.log_lines() == [text for _, text in game.log or []]  # the full log
+    names = game.ctx.tables.names
+    assert game.log_lines() == [render(e, names) for e in game.events or []]  # the full log
 
 
 def spy_position() -> GameState:

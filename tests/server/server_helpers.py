@@ -85,9 +85,9 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
     seat = msg["seat"]
     assert msg["view"] == expected_view(game, seat)
     mine = seat is not None and game.to_move == SEATS.index(seat)
-    assert msg["legal"] == (
-        [{"id": a, "text": game.action_text(a)} for a in game.legal_actions()] if mine else []
-    )
+    assert [a["id"] for a in msg["legal"]] == (game.legal_actions() if mine else [])
+    assert [a["text"] for a in msg["legal"]] == [game.action_text(a["id"]) for a in msg["legal"]]
+    assert msg["legal"] == msg["view"]["legal_actions"]  # structured, as the view has them
     allowed = {
         "type",
         "game_id",

@@ -288,11 +288,11 @@ def test_battle_values_follow_the_engines_rule() -> None:
     )
     game.apply("play Surprise Attack")
     ground = {t.name: t.ground for t in game.cards}
-    assert battle_values(game) == [
+    assert battle_values(game.view(0)) == [
         {"number": 1, "attack": ground["Rebel Soldier"] + 2, "defense": ground["Troopers"]},
         {"number": 2, "attack": ground["Rebel Soldier"] + 2, "defense": None},
     ]
-    assert battle_values(load_scenario({"seed": 4})) == []
+    assert battle_values(load_scenario({"seed": 4}).view(0)) == []
 
 
 def test_serve_cards_and_rules_apply_to_new_games_and_stay_with_each_game(db_path: str) -> None:

@@ -46,6 +46,7 @@ from typing import Any, NoReturn
 
 from .cards import CardDB
 from .errors import IllegalActionError, RebelSpaceError, ScenarioError, read_json
+from .events import ScenarioStarted
 from .options import RulesOptions
 from .rules.attack import begin_attack
 from .rules.turn import begin_deploy
@@ -164,7 +165,7 @@ class _Builder:
         phase = self.get("phase", str, "draw")
         if phase not in PHASES:
             self.fail("phase", f"must be one of {PHASES}, got {phase!r}")
-        s.say(f"Scenario: turn {s.turn}, {player} {phase} phase")
+        s.emit(ScenarioStarted(s.turn, s.player, phase))
         if "battle" in self.data and phase != "attack":
             self.fail("battle", "only an attack phase has a battle")
         if phase == "draw":

@@ -9,12 +9,14 @@ data, dispatches decisions to the rules and guards legality in one place (``appl
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionSpace
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
 from .errors import IllegalActionError
+from .events import EndReason, Event, GameOver, end_reason_text, render, visible_events
 from .options import RulesOptions
 from .rng import seed_state, shuffle
 from .tables import Tables
@@ -55,7 +57,7 @@ PHASE_OF_STEP = (
     "over",
 )
 GROUND_BATTLE, SPACE_BATTLE = 0, 1
-PUBLIC = -1  # log visibility: everyone
+NO_EVENTS: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,16 +123,19 @@ def new_game(
 ) -> GameState:
     """Shuffle both decks with ``seed``, deal the starting hands and wait for the first draw (R6).
 
-    ``log=False`` skips building the readable game log (simulations and search don't read it).
-    ``tally=True`` counts kills, damage and deck sizes for the balance lab (``engine/tally.py``).
+    ``log=False`` records no events (``engine/events.py``), so no log either: simulations and
+    search don't read them. ``tally=True`` counts kills, damage and deck sizes for the balance
+    lab (``engine/tally.py``, which reads the events, so it records them).
     """
     db = cards if isinstance(cards, CardDB) or cards is None else load_cards(cards)
     ctx = context_for(db, options)
     state = GameState.__new__(GameState)
-    state._init_empty(ctx, seed, log)
+    state._init_empty(ctx, seed, log or tally)
     if tally:
         state.tally = Tally(len(ctx.cards.types))
     rules.turn.setup(state)
+    if state.tally is not None and state.events is not None:
+        state.tally.read(state.events)
     return state
 
 
@@ -170,7 +175,7 @@ class GameState:
         "known",
         "outcome",
         "rng",
-        "log",
+        "events",
         "history",
         "tally",
         "_legal",
@@ -210,7 +215,7 @@ class GameState:
     known: list[tuple[int, ...]]
     outcome: Outcome | None
     rng: int
-    log: list[tuple[int, str]] | None  # (visibility: PUBLIC or a player, text)
+    events: list[Event] | None  # everything that happened (None: not recorded)
     history: list[int] | None
     tally: Tally | None  # statistics for the balance lab; not part of the game
     _legal: list[int] | None
@@ -249,7 +254,7 @@ class GameState:
         self.known = [(), ()]
         self.outcome = None
         self.rng = seed_state(seed)
-        self.log = [] if log else None
+        self.events = [] if log else None
         self.history = []
         self.tally = None
         self._legal = None
@@ -304,8 +309,11 @@ class GameState:
         assert self._legal is not None
         return a in self._legal
 
-    def apply(self, action: int | str | Action, *, player: int | None = None) -> None:
-        """Make one decision. Raises ``IllegalActionError`` (and changes nothing) if not legal.
+    def apply(
+        self, action: int | str | Action, *, player: int | None = None
+    ) -> Sequence[Event]:
+        """Make one decision and return the events it caused (none when events are not
+        recorded). Raises ``IllegalActionError`` (and changes nothing) if not legal.
 
         ``player``, when given, must be the player whose decision it is.
         """
@@ -334,7 +342,16 @@ class GameState:
         kind, card, group, target, extra = space.decoded[a]
         if self.history is not None:
             self.history.append(a)
+        events = self.events
+        if events is None:
+            rules.HANDLERS[kind](self, card, group, target, extra)
+            return NO_EVENTS
+        first = len(events)
         rules.HANDLERS[kind](self, card, group, target, extra)
+        new = events[first:]
+        if self.tally is not None:
+            self.tally.read(new)
+        return new
 
     def action(self, action_id: int) -> Action:
         return self.ctx.space[action_id]
@@ -361,17 +378,20 @@ class GameState:
 
         return make_public_view(self)
 
+    def visible_events(self, player: int | None) -> list[Event]:
+        """The events ``player`` may see (R5); None: a spectator's, the public ones."""
+        return visible_events(self.events or (), player)
+
     def public_log_lines(self) -> list[str]:
         """The log without either player's hidden lines (what a spectator may read)."""
-        if self.log is None:
-            return []
-        return [text for vis, text in self.log if vis == PUBLIC]
+        names = self.ctx.tables.names
+        return [render(e, names) for e in self.visible_events(None)]
 
     def log_lines(self, player: int | None = None) -> list[str]:
         """The game log, as ``player`` may read it (None: the full log, for records)."""
-        if self.log is None:
-            return []
-        return [text for vis, text in self.log if vis in (PUBLIC, player) or player is None]
+        names = self.ctx.tables.names
+        events = self.events or () if player is None else self.visible_events(player)
+        return [render(e, names) for e in events]
 
     def clone(self, *, keep_log: bool = False) -> GameState:
         """A copy for search, sharing only immutable parts. The log and history are dropped
@@ -416,10 +436,10 @@ class GameState:
         c.outcome = self.outcome
         c.rng = self.rng
         if keep_log:
-            c.log = None if self.log is None else self.log[:]
+            c.events = None if self.events is None else self.events[:]
             c.history = None if self.history is None else self.history[:]
         else:
-            c.log = None
+            c.events = None
             c.history = None
         c.tally = None
         c._legal = self._legal
@@ -477,9 +497,11 @@ class GameState:
 
     # ----------------------------------------------------------------- helpers for the rules
 
-    def say(self, text: str, visibility: int = PUBLIC) -> None:
-        if self.log is not None:
-            self.log.append((visibility, text))
+    def emit(self, event: Event) -> None:
+        """Record an event. Rules guard the call with ``if s.events is not None`` where building
+        the event costs anything, so search and simulation pay nothing."""
+        if self.events is not None:
+            self.events.append(event)
 
     def name(self, instance: int) -> str:
         t = self.ctx.tables
@@ -509,12 +531,16 @@ class GameState:
     def shuffle_deck(self, player: int) -> None:
         self.rng = shuffle(self.deck[player], self.rng)
 
-    def finish(self, winner: int, reason: str) -> None:
-        self.outcome = Outcome(winner, reason)
+    def finish(self, winner: int, reason: EndReason, card: int = -1) -> None:
+        """R9: the game is over; ``card`` is the search card that emptied the deck, if one did."""
+        t = self.ctx.tables
+        card_type = t.type_of[card] if card >= 0 else -1
+        name = t.names[card_type] if card >= 0 else ""
+        self.outcome = Outcome(winner, end_reason_text(reason, 1 - winner, name))
         self.step = OVER
         self.to_move = -1
         self._legal = []
-        self.say(f"{PLAYER_NAMES[winner]} wins: {reason}")
+        self.emit(GameOver(winner, reason, card_type))
 
     def remove_from_play(self, unit: int) -> None:
         for zones in (self.active, self.inactive):
@@ -535,22 +561,6 @@ class GameState:
         for card in self.att[unit]:
             self.to_discard(card)
         self.att[unit] = ()
-
-    def rating(self, unit: int, kind: int) -> int:
-        """R13: a unit's Ground or Space rating with its attachments and psion cards."""
-        t = self.ctx.tables
-        table = t.ground if kind == GROUND_BATTLE else t.space
-        r = table[unit]
-        for card in self.att[unit]:
-            r += table[card]
-        return r
-
-    def damage_of(self, unit: int) -> int:
-        dmg = self.ctx.tables.damage
-        d = dmg[unit]
-        for card in self.att[unit]:
-            d += dmg[card]
-        return d
 
 
 # The rules import this module's constants, so they are bound last, once both exist.

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .events import BattleResolved, BattleResult, CasualtyPicked, Event, GotThrough, TurnStarted
+
 
 class Tally:
     __slots__ = ("kills", "damage", "deck_sizes", "_credit")
@@ -26,6 +28,25 @@ class Tally:
         # The losing group of the battle whose casualties are being picked: its units get the
         # credit for each pick (R19).
         self._credit: tuple[int, ...] = ()
+
+    def read(self, events: Iterable[Event]) -> None:
+        """Count what the events of one decision tell."""
+        for e in events:
+            if isinstance(e, TurnStarted):
+                self.turn_start(*e.decks)
+            elif isinstance(e, BattleResolved):
+                if e.result != BattleResult.DEFENDER_WON:
+                    self.kill(e.attackers, len(e.defenders))
+                if e.result != BattleResult.ATTACKER_WON:
+                    self.kill(e.defenders, len(e.attackers))
+                # R19: the loser's units pick the casualties; each pick is their kill.
+                won = e.result == BattleResult.ATTACKER_WON
+                self.set_casualty_credit(e.defenders if won else e.attackers)
+            elif isinstance(e, CasualtyPicked):
+                self.casualty()
+            elif isinstance(e, GotThrough):
+                for card, amount in e.dealers:
+                    self.deal(card, amount)
 
     def kill(self, by_types: Iterable[int], count: int) -> None:
         for c in by_types:

@@ -3,28 +3,112 @@
 Views name cards, never card instances: an instance number of a card in a hand or a deck would
 tell which card it is, so hidden cards appear only as counts. Everything in a view is sorted or
 in public order, so two positions that a player cannot tell apart give equal views.
+
+Views carry the numbers the rules use (``values.py``): each unit's current ratings, each
+group's battle values and the damage it would deal, so no consumer computes them again. Sides,
+steps, phases, group kinds and action kinds are ``StrEnum`` members: enums in Python that are
+their plain names in JSON.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .state import PHASE_OF_STEP, PLAYER_NAMES, STEP_NAMES
+from .actions import Kind
+from .events import RESULT_NAMES
+from .state import PHASE_OF_STEP, STEP_NAMES
+from .values import damage_preview, defenders, group_value, unit_stats
 
 if TYPE_CHECKING:
     from .state import GameState
 
-KIND_NAMES = ("ground", "space")
-# Battle results by the codes of rules/battle.py.
-RESULT_NAMES = ("attacker won", "defender won", "both destroyed")
+
+class Side(StrEnum):
+    REBEL = "rebel"
+    IMPERIAL = "imperial"
+
+
+SIDES = (Side.REBEL, Side.IMPERIAL)
+
+
+class GroupKindName(StrEnum):
+    GROUND = "ground"
+    SPACE = "space"
+
+
+KIND_NAMES = (GroupKindName.GROUND, GroupKindName.SPACE)
+
+class StepName(StrEnum):
+    """Where in the turn the game waits for a decision (``state.STEP_NAMES``)."""
+
+    DRAW = "draw"
+    FORM_GROUPS = "form groups"
+    ION_CANNON = "ion cannon"
+    BLOCK = "block"
+    TARGET = "target"
+    BATTLE_TRICKS = "battle tricks"
+    CASUALTIES = "casualties"
+    DEPLOY = "deploy"
+    END = "end"
+    DISCARD = "discard"
+    GAME_OVER = "game over"
+
+
+class PhaseName(StrEnum):
+    DRAW = "draw"
+    ATTACK = "attack"
+    DEPLOY = "deploy"
+    END = "end"
+    OVER = "over"
+
+
+class ActionKind(StrEnum):
+    """An action's kind: ``actions.Kind``'s names in lower case."""
+
+    DRAW = "draw"
+    NO_ATTACK = "no_attack"
+    ATTACK = "attack"
+    FORM_GROUND = "form_ground"
+    FORM_SPACE = "form_space"
+    ADD = "add"
+    ION = "ion"
+    ION_HOLD = "ion_hold"
+    BLOCK = "block"
+    DONE_BLOCKING = "done_blocking"
+    TARGET = "target"
+    DONE_TARGETING = "done_targeting"
+    PLAY_TRICK = "play_trick"
+    PLAY_PSION = "play_psion"
+    PASS = "pass"
+    PICK = "pick"
+    DEPLOY = "deploy"
+    ATTACH = "attach"
+    DONE_DEPLOYING = "done_deploying"
+    PLAY_END = "play_end"
+    PLAY_END_ON = "play_end_on"
+    END_TURN = "end_turn"
+    DISCARD = "discard"
+
+
+_STEPS = tuple(StepName(n) for n in STEP_NAMES)
+_PHASES = tuple(PhaseName(n) for n in PHASE_OF_STEP)
+_ACTION_KINDS = tuple(ActionKind(k.name.lower()) for k in Kind)
+ZONE_NAMES = ("active", "inactive")
 
 
 @dataclass(frozen=True, slots=True)
 class UnitView:
+    """A unit in play with its current ratings (R13 with attachments and psion cards, plus the
+    R30 bonus while it fights)."""
+
     name: str
-    owner: str  # "rebel" or "imperial": a converted hero is controlled by the other side (R28)
+    owner: Side  # a converted hero is controlled by the other side (R28)
     attachments: tuple[str, ...]
+    ground: int
+    space: int
+    damage: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +127,33 @@ class SideView:
 @dataclass(frozen=True, slots=True)
 class GroupView:
     number: int  # 1-based, as in action texts
-    kind: str
+    kind: GroupKindName
     units: tuple[UnitView, ...]
     blockers: tuple[UnitView, ...]
     target: UnitView | None
     target_zone: str | None  # "active" or "inactive" (R16)
     result: str | None  # once fought: "attacker won", "defender won" or "both destroyed"
+    attack_value: int  # R13, R30: the group's battle value now
+    defense_value: int | None  # its blockers' or target's, once it has any
+    # R20: the damage it deals if it stays unblocked and untargeting, after Defense Shields
+    # (None once blocked, targeting or empty); ``stopped``: what the shields take from Ships.
+    damage: int | None
+    stopped: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionView:
+    """A legal action as structured fields (``actions.py``): the client never parses text.
+    Cards are names; ``group`` is 1-based; ``zone`` is "active" or "inactive" for targets."""
+
+    id: int
+    kind: ActionKind
+    card: str | None
+    group: int | None
+    target: str | None
+    zone: str | None
+    n: int | None
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +175,12 @@ class BattleView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    player: str
+    player: str  # a Side, or "spectator" in the public view
     turn: int
-    active_player: str  # whose turn it is
-    to_move: str | None  # whose decision it is; None once the game is over
-    phase: str
-    step: str
+    active_player: Side  # whose turn it is
+    to_move: Side | None  # whose decision it is; None once the game is over
+    phase: PhaseName
+    step: StepName
     deploy_points: int | None
     you: SideView
     opponent: SideView
@@ -86,9 +191,9 @@ class PlayerView:
     extra_attacks: int  # R22: extra attack phases still to come this turn
     battle: BattleView | None
     revealed_hands: tuple[tuple[int, tuple[str, ...]], ...]  # R27: (turn, opponent's hand)
-    legal_actions: tuple[tuple[int, str], ...]  # (id, text), only when it is your decision
+    legal_actions: tuple[ActionView, ...]  # only when it is your decision
     log: tuple[str, ...]
-    winner: str | None
+    winner: Side | None
     end_reason: str | None
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,42 +206,62 @@ def make_view(s: GameState, player: int) -> PlayerView:
     t = s.ctx.tables
     names = t.names
     type_of = t.type_of
+    attacker = s.player
 
     def name(c: int) -> str:
         return names[type_of[c]]
 
-    def unit(u: int) -> UnitView:
-        return UnitView(name(u), PLAYER_NAMES[t.owner[u]].lower(), tuple(name(a) for a in s.att[u]))
+    def unit(u: int, controller: int) -> UnitView:
+        bonus = (s.atk_bonus if controller == attacker else s.def_bonus) if s.busy[u] else 0
+        stats = unit_stats(s, u, bonus)
+        return UnitView(
+            name(u),
+            SIDES[t.owner[u]],
+            tuple(name(a) for a in s.att[u]),
+            stats.ground,
+            stats.space,
+            stats.damage,
+        )
 
     def side(p: int) -> SideView:
         return SideView(
-            player=PLAYER_NAMES[p].lower(),
+            player=SIDES[p],
             deck_size=len(s.deck[p]),
             hand_size=len(s.hand[p]),
             hand=tuple(sorted(name(c) for c in s.hand[p])) if p == player else None,
-            active=tuple(unit(u) for u in s.active[p]),
-            inactive=tuple(unit(u) for u in s.inactive[p]),
+            active=tuple(unit(u, p) for u in s.active[p]),
+            inactive=tuple(unit(u, p) for u in s.inactive[p]),
             discard=tuple(name(c) for c in s.discard[p]),
         )
 
     battle = None
     if s.groups:
+        defender = 1 - attacker
         groups = []
         for g, units in enumerate(s.groups):
             target = s.targets[g]
+            kind = s.gkind[g]
+            fighting = defenders(s, g)
+            preview = damage_preview(s, g)
             groups.append(
                 GroupView(
                     number=g + 1,
-                    kind=KIND_NAMES[s.gkind[g]],
-                    units=tuple(unit(u) for u in units),
-                    blockers=tuple(unit(u) for u in s.blocks[g]),
-                    target=unit(target) if target >= 0 else None,
+                    kind=KIND_NAMES[kind],
+                    units=tuple(unit(u, attacker) for u in units),
+                    blockers=tuple(unit(u, defender) for u in s.blocks[g]),
+                    target=unit(target, defender) if target >= 0 else None,
                     result=RESULT_NAMES[s.results[g]] if s.results[g] >= 0 else None,
                     target_zone=(
-                        ("inactive" if target in s.inactive[1 - s.player] else "active")
+                        ("inactive" if target in s.inactive[defender] else "active")
                         if target >= 0
                         else None
                     ),
+                    attack_value=group_value(s, units, kind, s.atk_bonus),
+                    defense_value=(
+                        group_value(s, fighting, kind, s.def_bonus) if fighting else None
+                    ),
+                    damage=None if preview is None else preview.damage,
+                    stopped=0 if preview is None else preview.stopped,
                 )
             )
         battle = BattleView(
@@ -154,12 +279,12 @@ def make_view(s: GameState, player: int) -> PlayerView:
         )
     mine = player == s.to_move
     return PlayerView(
-        player=PLAYER_NAMES[player].lower(),
+        player=SIDES[player],
         turn=s.turn,
-        active_player=PLAYER_NAMES[s.player].lower(),
-        to_move=PLAYER_NAMES[s.to_move].lower() if s.to_move >= 0 else None,
-        phase=PHASE_OF_STEP[s.step],
-        step=STEP_NAMES[s.step],
+        active_player=SIDES[s.player],
+        to_move=SIDES[s.to_move] if s.to_move >= 0 else None,
+        phase=_PHASES[s.step],
+        step=_STEPS[s.step],
         deploy_points=s.points if s.phase == "deploy" else None,
         you=side(player),
         opponent=side(1 - player),
@@ -168,10 +293,26 @@ def make_view(s: GameState, player: int) -> PlayerView:
         extra_attacks=s.extra_attacks,
         battle=battle,
         revealed_hands=tuple(s.seen[player]),
-        legal_actions=tuple((a, s.action_text(a)) for a in s.legal_actions()) if mine else (),
+        legal_actions=tuple(action_view(s, a) for a in s.legal_actions()) if mine else (),
         log=tuple(s.log_lines(player)),
-        winner=PLAYER_NAMES[s.outcome.winner].lower() if s.outcome else None,
+        winner=SIDES[s.outcome.winner] if s.outcome else None,
         end_reason=s.outcome.reason if s.outcome else None,
+    )
+
+
+def action_view(s: GameState, action_id: int) -> ActionView:
+    """One action's structured fields, as views and the protocol show them."""
+    a = s.ctx.space[action_id]
+    names = s.ctx.tables.names
+    return ActionView(
+        id=a.id,
+        kind=_ACTION_KINDS[a.kind],
+        card=names[a.card] if a.card >= 0 else None,
+        group=a.group + 1 if a.group >= 0 else None,
+        target=names[a.target] if a.target >= 0 else None,
+        zone=ZONE_NAMES[a.zone] if a.zone >= 0 else None,
+        n=a.n if a.kind == Kind.DRAW else None,
+        text=a.text,
     )
 
 

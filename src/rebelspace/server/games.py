@@ -15,10 +15,16 @@ from collections import Counter
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from rebelspace.engine import CardDB, GameState, IllegalActionError, RulesOptions, new_game
+from rebelspace.engine import (
+    CardDB,
+    GameState,
+    IllegalActionError,
+    PlayerView,
+    RulesOptions,
+    new_game,
+)
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
-from rebelspace.engine.rules.battle import defenders, value
 from rebelspace.engine.state import default_cards
 
 from .store import GameRow, Store, hash_token
@@ -332,14 +338,14 @@ class Session:
             },
             "version": self.version,
             "view": view,  # serialised by _fields: same as view.to_dict(), without its copies
-            "legal": [{"id": a, "text": t} for a, t in view.legal_actions],
+            "legal": view.legal_actions,
             "undo": {
                 "pending_from": None if self.undo is None else SEATS[self.undo.seat],
                 "allowed": allowed,
             },
             "over": outcome is not None,
             "winner": None if outcome is None else SEATS[outcome.winner],
-            "battle_values": battle_values(state),
+            "battle_values": battle_values(view),
         }
         if (
             seat == self.row.creator_seat
@@ -364,21 +370,13 @@ def _fields(obj: object) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in names}
 
 
-def battle_values(s: GameState) -> list[dict[str, Any]]:
-    """Each attacking group's battle value and its defenders' (R13 with R30's bonuses), by the
-    engine's own rule; public, since every unit, attachment and bonus in a battle is."""
-    out: list[dict[str, Any]] = []
-    for g, units in enumerate(s.groups):
-        kind = s.gkind[g]
-        defending = defenders(s, g)
-        out.append(
-            {
-                "number": g + 1,
-                "attack": value(s, units, kind, s.atk_bonus),
-                "defense": value(s, defending, kind, s.def_bonus) if defending else None,
-            }
-        )
-    return out
+def battle_values(view: PlayerView) -> list[dict[str, Any]]:
+    """Each attacking group's battle value and its defenders' (R13 with R30's bonuses), as the
+    engine computed them for the view; public, since every unit and bonus in a battle is."""
+    groups = view.battle.groups if view.battle is not None else ()
+    return [
+        {"number": g.number, "attack": g.attack_value, "defense": g.defense_value} for g in groups
+    ]
 
 
 def invite_path(game_id: str, code: str) -> str:

@@ -10,23 +10,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..events import (
+    Attacked,
+    Blocked,
+    GroupFormed,
+    GroupKind,
+    IonCannonFired,
+    NoAttack,
+    NoAttacker,
+    PsionPlayed,
+    Targeted,
+    TrickPlayed,
+    UnitAdded,
+)
 from ..state import (
     BLOCK,
     FORM,
     GROUND_BATTLE,
     ION,
-    PLAYER_NAMES,
     SPACE_BATTLE,
     TARGET,
     TRICKS,
 )
 from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
+from ..values import group_value
 
 if TYPE_CHECKING:
     from ..state import GameState
     from ..tables import Tables
 
-KIND_NAMES = ("ground", "space")
 Legal = Callable[["GameState"], list[int]]
 Begin = Callable[["GameState"], None]
 
@@ -49,7 +61,7 @@ def begin_attack(s: GameState) -> None:
     s.to_move = s.player
     t = s.ctx.tables
     if not any(t.can_attack[u] for u in s.active[s.player]):
-        s.say(f"{PLAYER_NAMES[s.player]} has no unit that can attack")
+        s.emit(NoAttacker(s.player))
         from .turn import begin_deploy
 
         begin_deploy(s)
@@ -137,9 +149,7 @@ def _form(s: GameState, card: int, kind: int) -> None:
     s.blocks.append(())
     s.targets.append(-1)
     s.results.append(-1)
-    s.say(
-        f"{PLAYER_NAMES[s.player]} forms {KIND_NAMES[kind]} group {len(s.groups)} with {s.name(u)}"
-    )
+    s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
 
 
 def do_form_ground(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -154,29 +164,26 @@ def do_add(s: GameState, card: int, group: int, target: int, n: int) -> None:
     u = free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups[group] = s.groups[group] + (u,)
-    s.say(f"{PLAYER_NAMES[s.player]} adds {s.name(u)} to group {group + 1}")
+    s.emit(UnitAdded(s.player, group, card))
 
 
 def do_no_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
     from .turn import begin_deploy
 
-    s.say(f"{PLAYER_NAMES[s.player]} does not attack")
+    s.emit(NoAttack(s.player))
     begin_deploy(s)
 
 
 def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    if s.log is not None:
+    if s.events is not None:
+        type_of = s.ctx.tables.type_of
         for g, units in enumerate(s.groups):
-            s.say(
-                f"{PLAYER_NAMES[s.player]} attacks with {KIND_NAMES[s.gkind[g]]} group {g + 1}"
-                f" ({group_text(s, units, s.gkind[g], s.atk_bonus)})"
+            kind = s.gkind[g]
+            value = group_value(s, units, kind, s.atk_bonus)
+            s.emit(
+                Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value)
             )
     begin_ion(s)
-
-
-def group_text(s: GameState, units: tuple[int, ...], kind: int, bonus: int) -> str:
-    value = sum(s.rating(u, kind) + bonus for u in units)
-    return f"{', '.join(s.name(u) for u in units)}: {KIND_NAMES[kind]} {value}"
 
 
 # ----------------------------------------------------------------------------- Ion Cannon (R14)
@@ -221,7 +228,7 @@ def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
     s.groups[group] = tuple(u for u in units if u != ship)
     s.busy[ship] = 0
     s.destroy(ship)
-    s.say(f"{PLAYER_NAMES[d]}'s {s.name(cannon)} destroys {s.name(ship)} in group {group + 1}")
+    s.emit(IonCannonFired(d, t.type_of[cannon], card, group))
     begin_ion(s)
 
 
@@ -265,7 +272,7 @@ def do_block(s: GameState, card: int, group: int, target: int, n: int) -> None:
     u = free_unit(s, s.active[d], card)
     s.busy[u] = 1
     s.blocks[group] = s.blocks[group] + (u,)
-    s.say(f"{PLAYER_NAMES[d]} blocks group {group + 1} with {s.name(u)}")
+    s.emit(Blocked(d, group, card))
 
 
 def do_done_blocking(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -316,11 +323,7 @@ def do_target(s: GameState, card: int, group: int, target: int, zone: int) -> No
     u = free_unit(s, s.inactive[d] if zone else s.active[d], card)
     s.busy[u] = 1
     s.targets[group] = u
-    where = " (inactive)" if zone else ""
-    s.say(
-        f"{PLAYER_NAMES[s.player]}'s group {group + 1} targets {PLAYER_NAMES[d]}'s "
-        f"{s.name(u)}{where}"
-    )
+    s.emit(Targeted(s.player, group, card, bool(zone)))
     begin_target(s)
 
 
@@ -389,7 +392,7 @@ def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> N
     else:
         s.extra_attacks += 1
     s.to_discard(c)  # R31
-    s.say(f"{PLAYER_NAMES[q]} plays {s.name(c)}")
+    s.emit(TrickPlayed(q, card))
     _next_trick(s)
 
 
@@ -405,7 +408,7 @@ def do_play_psion(s: GameState, card: int, group: int, hero_type: int, n: int) -
     )
     s.att[h] = s.att[h] + (c,)
     s.psions = s.psions + ((c, h),)
-    s.say(f"{PLAYER_NAMES[q]} plays {s.name(c)} on {s.name(h)}")
+    s.emit(PsionPlayed(q, card, hero_type))
     _next_trick(s)
 
 

@@ -9,57 +9,55 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..state import CASUALTY, PLAYER_NAMES
-from .attack import KIND_NAMES, begin_attack
+from ..events import (
+    BattleResolved,
+    BattleResult,
+    CasualtyPicked,
+    DamageDealt,
+    EndReason,
+    ExtraAttackPhase,
+    GotThrough,
+    GroupKind,
+)
+from ..state import CASUALTY
+from ..values import defenders, group_damage, group_value, rating, shields_up
+from .attack import begin_attack
 
 if TYPE_CHECKING:
     from ..state import GameState
 
-ATTACKER_WINS, DEFENDER_WINS, BOTH_DESTROYED = 0, 1, 2
+ATTACKER_WINS, DEFENDER_WINS, BOTH_DESTROYED = (
+    BattleResult.ATTACKER_WON,
+    BattleResult.DEFENDER_WON,
+    BattleResult.BOTH_DESTROYED,
+)
+TIE_RESULT = {"both": BOTH_DESTROYED, "attacker": ATTACKER_WINS, "defender": DEFENDER_WINS}
 
 
 def begin_resolution(s: GameState) -> None:
-    t = s.ctx.tables
-    p = s.player
-    d = 1 - p
-    shields = any(t.shields[u] for u in s.active[d])
+    """R33: measure the damage of every unblocked, untargeting group, then fight (R38)."""
+    shields = shields_up(s, 1 - s.player)
     total = 0
     for g, units in enumerate(s.groups):
         if not units or s.blocks[g] or s.targets[g] >= 0:
             continue
-        dmg = sum(s.damage_of(u) for u in units if not (shields and t.ship[u]))
-        total += dmg
-        if s.tally is not None:
-            for u in units:
-                if not (shields and t.ship[u]):
-                    s.tally.deal(t.type_of[u], s.damage_of(u))
-        if s.log is not None:
-            note = (
-                " (Defense Shields stop the Ships' damage)"
-                if shields and any(t.ship[u] for u in units)
-                else ""
+        preview = group_damage(s, units, shields)
+        total += preview.damage
+        if s.events is not None:
+            type_of = s.ctx.tables.type_of
+            dealers = tuple((type_of[u], d) for u, d in preview.dealers)
+            s.emit(
+                GotThrough(
+                    s.player, g, preview.damage, preview.stopped, preview.shields, dealers
+                )
             )
-            s.say(f"{PLAYER_NAMES[p]}'s group {g + 1} gets through for {dmg} damage{note}")
     s.pending_damage = total
     s.battle_next = 0
     continue_battles(s)
 
 
-def defenders(s: GameState, g: int) -> tuple[int, ...]:
-    if s.blocks[g]:
-        return s.blocks[g]
-    if s.targets[g] >= 0:
-        return (s.targets[g],)
-    return ()
-
-
-def value(s: GameState, units: tuple[int, ...], kind: int, bonus: int) -> int:
-    return sum(s.rating(u, kind) + bonus for u in units)
-
-
 def continue_battles(s: GameState) -> None:
     """Fight the remaining battles in group order, stopping when a casualty pick is needed."""
-    opts = s.ctx.options
     while s.battle_next < len(s.groups):
         g = s.battle_next
         s.battle_next += 1
@@ -68,20 +66,30 @@ def continue_battles(s: GameState) -> None:
         if not attackers or not defending:
             continue
         kind = s.gkind[g]
-        av = value(s, attackers, kind, s.atk_bonus)
-        dv = value(s, defending, kind, s.def_bonus)
+        av = group_value(s, attackers, kind, s.atk_bonus)
+        dv = group_value(s, defending, kind, s.def_bonus)
         if av > dv:
             result = ATTACKER_WINS
         elif dv > av:
             result = DEFENDER_WINS
         else:
-            result = {"both": BOTH_DESTROYED, "attacker": ATTACKER_WINS, "defender": DEFENDER_WINS}[
-                opts.tie
-            ]
-        _log_battle(s, g, kind, attackers, av, defending, dv, result)
+            result = TIE_RESULT[s.ctx.options.tie]
+        if s.events is not None:
+            type_of = s.ctx.tables.type_of
+            s.emit(
+                BattleResolved(
+                    s.player,
+                    g,
+                    GroupKind(kind),
+                    tuple(type_of[u] for u in attackers),
+                    av,
+                    tuple(type_of[u] for u in defending),
+                    dv,
+                    bool(s.blocks[g]),
+                    result,
+                )
+            )
         s.results[g] = result
-        if s.tally is not None:
-            _tally_battle(s, attackers, defending, result)
         if result != DEFENDER_WINS:
             for u in defending:
                 s.destroy(u)
@@ -103,62 +111,12 @@ def continue_battles(s: GameState) -> None:
     end_attack(s)
 
 
-def _tally_battle(
-    s: GameState, attackers: tuple[int, ...], defending: tuple[int, ...], result: int
-) -> None:
-    assert s.tally is not None
-    type_of = s.ctx.tables.type_of
-    a_types = tuple(type_of[u] for u in attackers)
-    d_types = tuple(type_of[u] for u in defending)
-    if result != DEFENDER_WINS:
-        s.tally.kill(a_types, len(defending))
-    if result != ATTACKER_WINS:
-        s.tally.kill(d_types, len(attackers))
-    # R19: the loser's units pick the casualties; each pick is their kill.
-    s.tally.set_casualty_credit(d_types if result == ATTACKER_WINS else a_types)
-
-
 def _set_defenders(s: GameState, g: int, units: tuple[int, ...]) -> None:
     if s.blocks[g]:
         s.blocks[g] = units
     else:
         # A target that wins keeps fighting alone; one that loses is gone.
         s.targets[g] = units[0] if units else -2  # -2: the target was destroyed
-
-
-def _log_battle(
-    s: GameState,
-    g: int,
-    kind: int,
-    attackers: tuple[int, ...],
-    av: int,
-    defending: tuple[int, ...],
-    dv: int,
-    result: int,
-) -> None:
-    if s.log is None:
-        return
-    p, d = PLAYER_NAMES[s.player], PLAYER_NAMES[1 - s.player]
-    names_d = ", ".join(s.name(u) for u in defending)
-    names_a = ", ".join(s.name(u) for u in attackers)
-    outcome = (
-        f"{names_d} destroyed"
-        if result == ATTACKER_WINS
-        else f"{names_a} destroyed"
-        if result == DEFENDER_WINS
-        else "tie: both sides destroyed"
-    )
-    kind_name = KIND_NAMES[kind]
-    if s.blocks[g]:
-        s.say(
-            f"{d} {names_d} ({kind_name} {dv}) block the {p} {kind_name} group {g + 1} "
-            f"({names_a}: {av}): {outcome}"
-        )
-    else:
-        s.say(
-            f"{p} {kind_name} group {g + 1} ({names_a}: {av}) fights the targeted {d} "
-            f"{names_d} ({kind_name} {dv}): {outcome}"
-        )
 
 
 def winners(s: GameState) -> tuple[int, ...]:
@@ -182,7 +140,7 @@ def eligible(s: GameState) -> list[int]:
     for u in units:
         if heroes_shielded and is_hero[u]:
             continue
-        r = s.rating(u, kind) + bonus
+        r = rating(s, u, kind) + bonus
         if 0 < r <= budget:
             out.append(u)
     return out
@@ -200,15 +158,13 @@ def do_pick(s: GameState, card: int, group: int, target: int, n: int) -> None:
     t = s.ctx.tables
     u = next(x for x in eligible(s) if t.type_of[x] == card)
     bonus = s.atk_bonus if side == 0 else s.def_bonus
-    r = s.rating(u, kind) + bonus
-    s.say(f"{PLAYER_NAMES[s.to_move]} picks {s.name(u)} ({r}) as a casualty")
+    r = rating(s, u, kind) + bonus
+    s.emit(CasualtyPicked(s.to_move, g, card, r))
     if side == 0:
         s.groups[g] = tuple(x for x in s.groups[g] if x != u)
     else:
         _set_defenders(s, g, tuple(x for x in defenders(s, g) if x != u))
     s.destroy(u)
-    if s.tally is not None:
-        s.tally.casualty()
     s.cas = (g, side, budget - r, kind)
     if not eligible(s):
         s.cas = None
@@ -225,11 +181,9 @@ def end_attack(s: GameState) -> None:
         pile = s.discard[d]
         for _ in range(dmg):
             pile.append(deck.pop())
-        if s.log is not None:
-            s.say(
-                f"{PLAYER_NAMES[d]} discards {dmg} card{'s' if dmg > 1 else ''} from the top "
-                f"of the deck ({len(deck)} left)"
-            )
+        if s.events is not None:
+            type_of = s.ctx.tables.type_of
+            s.emit(DamageDealt(d, tuple(type_of[c] for c in pile[-dmg:]), len(deck)))
     s.pending_damage = 0
     for card, hero in s.psions:  # R24
         if card in s.att[hero]:
@@ -250,11 +204,11 @@ def end_attack(s: GameState) -> None:
     s.results = []
     s.atk_bonus = s.def_bonus = 0
     if not deck:  # R9
-        s.finish(p, f"{PLAYER_NAMES[d]}'s deck is empty")
+        s.finish(p, EndReason.DAMAGE)
         return
     if s.extra_attacks:  # R22
         s.extra_attacks -= 1
-        s.say(f"{PLAYER_NAMES[p]} gets an extra attack phase (Multiple Targets)")
+        s.emit(ExtraAttackPhase(p))
         begin_attack(s)
         return
     from .turn import begin_deploy

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..events import (
+    Attached,
+    CardsSeen,
+    ControlTaken,
+    Deployed,
+    Drew,
+    EndReason,
+    HandLimitDiscard,
+    HeroTaken,
+    Sabotaged,
+    Seen,
+    SpiesPlayed,
+    StartingHand,
+    TurnStarted,
+)
 from ..options import FIRST_PLAYERS
-from ..state import DEPLOY, DISCARD, DRAW, END, PLAYER_NAMES
+from ..state import DEPLOY, DISCARD, DRAW, END
 from ..tables import (
     AB_CONVERT,
     AB_HERO_FROM_DECK,
@@ -28,26 +43,28 @@ def setup(s: GameState) -> None:
     for p in (0, 1):
         for _ in range(min(s.ctx.options.starting_hand, len(s.deck[p]))):
             s.hand[p].append(s.deck[p].pop())
-        s.say(f"{PLAYER_NAMES[p]} draws a starting hand of {len(s.hand[p])} cards")
-        s.say(f"{PLAYER_NAMES[p]}'s starting hand: {names(s, s.hand[p])}", p)
+        if s.events is not None:
+            s.emit(StartingHand(p, len(s.hand[p])))
+            s.emit(CardsSeen(p, p, types(s, s.hand[p]), Seen.STARTING_HAND))
     for p in (0, 1):
         if not s.deck[p]:  # R9: only a tiny edited deck can get here
-            s.finish(1 - p, f"{PLAYER_NAMES[p]}'s deck is empty after the starting hand")
+            s.finish(1 - p, EndReason.STARTING_HAND)
             return
     begin_turn(s, FIRST_PLAYERS.index(s.ctx.options.first_player))
 
 
-def names(s: GameState, cards: list[int] | tuple[int, ...]) -> str:
-    return ", ".join(s.name(c) for c in cards) or "nothing"
+def types(s: GameState, cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """Card types of instances, in the same order (events name types, never instances)."""
+    type_of = s.ctx.tables.type_of
+    return tuple(type_of[c] for c in cards)
 
 
 def begin_turn(s: GameState, player: int) -> None:
     s.player = player
     s.step = DRAW
     s.to_move = player
-    if s.tally is not None:
-        s.tally.turn_start(len(s.deck[0]), len(s.deck[1]))
-    s.say(f"-- Turn {s.turn}: {PLAYER_NAMES[player]} --")
+    if s.events is not None:
+        s.emit(TurnStarted(s.turn, player, (len(s.deck[0]), len(s.deck[1]))))
 
 
 def max_draw(s: GameState, p: int) -> int:
@@ -77,11 +94,11 @@ def do_draw(s: GameState, card: int, group: int, target: int, n: int) -> None:
         c = deck.pop()
         hand.append(c)
         drawn.append(c)
-    if s.log is not None:
-        s.say(f"{PLAYER_NAMES[p]} draws {n} card{'s' if n > 1 else ''}")
-        s.say(f"{PLAYER_NAMES[p]} draws {names(s, drawn)}", p)
+    if s.events is not None:
+        s.emit(Drew(p, n))
+        s.emit(CardsSeen(p, p, types(s, drawn), Seen.DRAW))
     if not deck:  # R9
-        s.finish(1 - p, f"{PLAYER_NAMES[p]} drew the last card of their deck")
+        s.finish(1 - p, EndReason.LAST_DRAW)
         return
     # R10 activation
     active = s.active[p]
@@ -142,7 +159,7 @@ def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
     c = s.take_from_hand(p, card)
     s.inactive[p].append(c)
     s.points -= s.ctx.tables.cost[c]
-    s.say(f"{PLAYER_NAMES[p]} deploys {s.name(c)}")
+    s.emit(Deployed(p, card))
 
 
 def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
@@ -151,7 +168,7 @@ def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int) -> No
     c = s.take_from_hand(p, card)
     s.att[h] = s.att[h] + (c,)
     s.points -= s.ctx.tables.cost[c]
-    s.say(f"{PLAYER_NAMES[p]} attaches {s.name(c)} to {s.name(h)}")
+    s.emit(Attached(p, card, hero_type))
 
 
 def do_done_deploying(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -204,8 +221,10 @@ def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> Non
     shown = tuple(sorted(s.name(x) for x in s.hand[o]))
     s.seen[p].append((s.turn, shown))
     s.known[p] = tuple(sorted(s.ctx.tables.type_of[x] for x in s.hand[o]))
-    s.say(f"{PLAYER_NAMES[p]} plays {s.name(c)} and looks at {PLAYER_NAMES[o]}'s hand")
-    s.say(f"{PLAYER_NAMES[o]}'s hand: {', '.join(shown) or 'empty'}", p)
+    if s.events is not None:
+        s.emit(SpiesPlayed(p, card))
+        by_name = sorted(types(s, s.hand[o]), key=s.ctx.tables.names.__getitem__)
+        s.emit(CardsSeen(p, o, tuple(by_name), Seen.SPIES))
 
 
 def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -214,7 +233,6 @@ def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> 
     o = 1 - p
     c = s.take_from_hand(p, card)
     ab = t.ability[c]
-    who = PLAYER_NAMES[p]
     if ab == AB_CONVERT:  # R28
         h = find_in(s.active[o] + s.inactive[o], s, target)
         s.remove_from_play(h)
@@ -227,26 +245,26 @@ def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> 
                 kept.append(a)
         kept.append(c)
         s.att[h] = tuple(kept)
-        s.say(f"{who} plays {s.name(c)} and takes control of {s.name(h)}")
+        s.emit(ControlTaken(p, card, target))
         return
     s.to_discard(c)  # R31
     if ab == AB_SABOTEUR:  # R29
         h = find_in(s.inactive[o] + s.active[o], s, target)
         s.destroy(h)
-        s.say(f"{who} plays {s.name(c)} and destroys {PLAYER_NAMES[o]}'s {s.name(h)}")
+        s.emit(Sabotaged(p, card, target))
     elif ab == AB_HERO_FROM_DECK:  # R26
         h = find_in(s.deck[p], s, target)
         s.deck[p].remove(h)
         s.show_into_hand(p, h)
         s.shuffle_deck(p)
-        s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the deck; the deck is shuffled")
+        s.emit(HeroTaken(p, card, target, from_deck=True))
         if not s.deck[p]:  # R9
-            s.finish(o, f"{who}'s deck emptied by {s.name(c)}")
+            s.finish(o, EndReason.SEARCH, c)
     elif ab == AB_HERO_FROM_DISCARD:  # R26
         h = find_in(s.discard[p], s, target)
         s.discard[p].remove(h)
         s.show_into_hand(p, h)
-        s.say(f"{who} plays {s.name(c)} and takes {s.name(h)} from the discard pile")
+        s.emit(HeroTaken(p, card, target, from_deck=False))
     else:
         raise AssertionError(f"no end-phase effect for ability {ab}")
 
@@ -270,7 +288,7 @@ def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None
     p = s.player
     c = s.take_from_hand(p, card)
     s.to_discard(c)
-    s.say(f"{PLAYER_NAMES[p]} discards {s.name(c)} (hand limit)")
+    s.emit(HandLimitDiscard(p, card))
     if len(s.hand[p]) <= s.ctx.options.hand_limit:
         next_turn(s)
 

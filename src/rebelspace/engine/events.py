@@ -1,0 +1,571 @@
+"""Events: every change of a game as a small frozen record, with who may see it.
+
+The rules emit an event for each thing that happens (a draw, a deployment, a block, a battle's
+result, damage, the end of the game). ``GameState.apply`` returns the events one decision
+caused and the game keeps them all in ``GameState.events``. Everything readable is rendered
+from them here, in one place: the game log (``render``) and the JSON of the protocol
+(``to_json``). Consumers (the balance lab's tally, the server's undo limits, the terminal and
+the browser) read events, never log text.
+
+Fields are the engine's own values: players are 0 (Rebel) and 1 (Imperial), cards are card
+*type* indices (as in actions: an event never tells which copy of a hidden card it was), groups
+are 0-based. ``to_json`` turns them into names, sides and 1-based group numbers, as views and
+action texts show them.
+
+Visibility (R5): an event is public unless it shows hidden cards. ``CardsSeen`` is the only
+private event: a player's own drawn cards and starting hand, or the hand a spy showed (R27). A
+player's stream (``visible_events``) holds the public events and its own private ones; a
+spectator's only the public ones. Searched heroes are shown to both players (R26), so
+``HeroTaken`` is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from enum import IntEnum
+from typing import Any, ClassVar
+
+PUBLIC = -1  # visible to everyone
+SIDE_NAMES = ("rebel", "imperial")
+PLAYER_NAMES = ("Rebel", "Imperial")
+KIND_NAMES = ("ground", "space")
+
+
+class GroupKind(IntEnum):
+    """The kind of a battle group (R12)."""
+
+    GROUND = 0
+    SPACE = 1
+
+
+class BattleResult(IntEnum):
+    """How a battle ended (R18); a tie follows the ``tie`` rules option."""
+
+    ATTACKER_WON = 0
+    DEFENDER_WON = 1
+    BOTH_DESTROYED = 2
+
+
+RESULT_NAMES = ("attacker won", "defender won", "both destroyed")
+
+
+class Seen(IntEnum):
+    """Why cards were shown to a player."""
+
+    STARTING_HAND = 0
+    DRAW = 1
+    SPIES = 2  # R27
+
+
+class EndReason(IntEnum):
+    """Why a deck emptied (R9): the loser's deck, after what."""
+
+    STARTING_HAND = 0
+    LAST_DRAW = 1
+    SEARCH = 2  # R26: a search took the last card
+    DAMAGE = 3
+
+
+class Event:
+    """Base of all events. ``type`` is the event's name on the wire (snake case)."""
+
+    __slots__ = ()
+    type: ClassVar[str]
+
+    @property
+    def visible_to(self) -> int:
+        """PUBLIC, or the one player who may see this event (R5)."""
+        return PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioStarted(Event):
+    """A position set up from a scenario file (``engine/scenario.py``)."""
+
+    type: ClassVar[str] = "scenario_started"
+    turn: int
+    player: int
+    phase: str  # "draw", "attack", "deploy" or "end", as the scenario file names it
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    type: ClassVar[str] = "turn_started"
+    turn: int
+    player: int
+    decks: tuple[int, int]  # both deck sizes at the start of the turn (public, R5)
+
+
+@dataclass(frozen=True, slots=True)
+class StartingHand(Event):
+    """R6: a player drew the starting hand (the cards themselves: ``CardsSeen``)."""
+
+    type: ClassVar[str] = "starting_hand"
+    player: int
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    """R8: a player drew ``n`` cards (the cards themselves: ``CardsSeen``)."""
+
+    type: ClassVar[str] = "drew"
+    player: int
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSeen(Event):
+    """Hidden cards shown to one player: its own draw or starting hand, or the opponent's hand
+    by a spy (R27, sorted by name, as the view's snapshot)."""
+
+    type: ClassVar[str] = "cards_seen"
+    to: int
+    owner: int
+    cards: tuple[int, ...]
+    source: Seen
+
+    @property
+    def visible_to(self) -> int:
+        return self.to
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttacker(Event):
+    """R11: the attack phase is skipped: no active unit of the player may attack."""
+
+    type: ClassVar[str] = "no_attacker"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttack(Event):
+    type: ClassVar[str] = "no_attack"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupFormed(Event):
+    """R12: a new attacking group with its first unit."""
+
+    type: ClassVar[str] = "group_formed"
+    player: int
+    group: int
+    kind: GroupKind
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAdded(Event):
+    type: ClassVar[str] = "unit_added"
+    player: int
+    group: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked(Event):
+    """The attacker declared its groups: one event per group, with its battle value (R13)."""
+
+    type: ClassVar[str] = "attacked"
+    player: int
+    group: int
+    kind: GroupKind
+    units: tuple[int, ...]
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class IonCannonFired(Event):
+    """R14: the defender's Ion Cannon destroyed an attacking Ship."""
+
+    type: ClassVar[str] = "ion_cannon_fired"
+    player: int  # the defender
+    cannon: int
+    ship: int
+    group: int
+
+
+@dataclass(frozen=True, slots=True)
+class Blocked(Event):
+    """R15: a defending unit joined the block of an attacking group."""
+
+    type: ClassVar[str] = "blocked"
+    player: int  # the defender
+    group: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Targeted(Event):
+    """R16: an unblocked group targets an opposing unit."""
+
+    type: ClassVar[str] = "targeted"
+    player: int  # the attacker
+    group: int
+    card: int
+    inactive: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlayed(Event):
+    """R17, R22, R30: Surprise Attack, Trap or Multiple Targets."""
+
+    type: ClassVar[str] = "trick_played"
+    player: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class PsionPlayed(Event):
+    """R24: a psion card played on a Psionic hero in a battle group."""
+
+    type: ClassVar[str] = "psion_played"
+    player: int
+    card: int
+    hero: int
+
+
+@dataclass(frozen=True, slots=True)
+class GotThrough(Event):
+    """R20, R33: an unblocked, untargeting group's damage, measured when the battles begin.
+
+    ``stopped`` is the damage Defense Shields took from its Ships; ``shields`` whether shields
+    stood against Ships in this group. ``dealers`` is (card, damage) of each unit whose damage
+    counts.
+    """
+
+    type: ClassVar[str] = "got_through"
+    player: int  # the attacker
+    group: int
+    damage: int
+    stopped: int
+    shields: bool
+    dealers: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleResolved(Event):
+    """R18: a group fought its blockers or its target; the loser's cards are destroyed."""
+
+    type: ClassVar[str] = "battle_resolved"
+    player: int  # the attacker
+    group: int
+    kind: GroupKind
+    attackers: tuple[int, ...]
+    attack_value: int
+    defenders: tuple[int, ...]
+    defense_value: int
+    blocked: bool  # False: the defender was the group's target
+    result: BattleResult
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtyPicked(Event):
+    """R19: the loser picked a unit of the winning group, at its rating in this battle."""
+
+    type: ClassVar[str] = "casualty_picked"
+    player: int  # who picked: the battle's loser
+    group: int
+    card: int
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDealt(Event):
+    """R20, R21: cards from the top of the defender's deck to its discard pile (public)."""
+
+    type: ClassVar[str] = "damage_dealt"
+    player: int  # whose deck
+    cards: tuple[int, ...]  # in the order discarded
+    left: int  # cards left in that deck
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraAttackPhase(Event):
+    """R22, R36: Multiple Targets gives the attacker another attack phase."""
+
+    type: ClassVar[str] = "extra_attack_phase"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deployed(Event):
+    """R23: a unit from the hand into the Inactive Zone."""
+
+    type: ClassVar[str] = "deployed"
+    player: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attached(Event):
+    """R23: an item or companion attached to a hero."""
+
+    type: ClassVar[str] = "attached"
+    player: int
+    card: int
+    hero: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpiesPlayed(Event):
+    """R27: the player looks at the opponent's hand (the cards: a private ``CardsSeen``)."""
+
+    type: ClassVar[str] = "spies_played"
+    player: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class ControlTaken(Event):
+    """R28: Convert or Traitor takes an opposing hero (with its attachments)."""
+
+    type: ClassVar[str] = "control_taken"
+    player: int
+    card: int
+    hero: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sabotaged(Event):
+    """R29: Saboteur destroys an opposing Facility."""
+
+    type: ClassVar[str] = "sabotaged"
+    player: int
+    card: int
+    unit: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeroTaken(Event):
+    """R26: a search took a hero into the hand, shown to both players."""
+
+    type: ClassVar[str] = "hero_taken"
+    player: int
+    card: int
+    hero: int
+    from_deck: bool  # False: from the discard pile; from the deck, the deck is then shuffled
+
+
+@dataclass(frozen=True, slots=True)
+class HandLimitDiscard(Event):
+    """R25: a card discarded down to the hand limit."""
+
+    type: ClassVar[str] = "hand_limit_discard"
+    player: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """R9: a deck is empty; ``card`` is the search card that emptied it (``EndReason.SEARCH``)."""
+
+    type: ClassVar[str] = "game_over"
+    winner: int
+    reason: EndReason
+    card: int = -1
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    ScenarioStarted,
+    TurnStarted,
+    StartingHand,
+    Drew,
+    CardsSeen,
+    NoAttacker,
+    NoAttack,
+    GroupFormed,
+    UnitAdded,
+    Attacked,
+    IonCannonFired,
+    Blocked,
+    Targeted,
+    TrickPlayed,
+    PsionPlayed,
+    GotThrough,
+    BattleResolved,
+    CasualtyPicked,
+    DamageDealt,
+    ExtraAttackPhase,
+    Deployed,
+    Attached,
+    SpiesPlayed,
+    ControlTaken,
+    Sabotaged,
+    HeroTaken,
+    HandLimitDiscard,
+    GameOver,
+)
+BY_TYPE: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
+
+
+def visible_events(events: Iterable[Event], player: int | None) -> list[Event]:
+    """The events ``player`` may see (R5); ``None``: a spectator, public events only."""
+    return [e for e in events if e.visible_to == PUBLIC or e.visible_to == player]
+
+
+# ----------------------------------------------------------------------------- the log
+
+
+def end_reason_text(reason: EndReason, loser: int, card: str) -> str:
+    """Why the game ended, in words (``Outcome.reason``)."""
+    who = PLAYER_NAMES[loser]
+    if reason == EndReason.STARTING_HAND:
+        return f"{who}'s deck is empty after the starting hand"
+    if reason == EndReason.LAST_DRAW:
+        return f"{who} drew the last card of their deck"
+    if reason == EndReason.SEARCH:
+        return f"{who}'s deck emptied by {card}"
+    return f"{who}'s deck is empty"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n > 1 else ''}"
+
+
+def _battle_text(e: BattleResolved, n: Sequence[str]) -> str:
+    p, d = PLAYER_NAMES[e.player], PLAYER_NAMES[1 - e.player]
+    names_a = ", ".join(n[c] for c in e.attackers)
+    names_d = ", ".join(n[c] for c in e.defenders)
+    if e.result == BattleResult.ATTACKER_WON:
+        outcome = f"{names_d} destroyed"
+    elif e.result == BattleResult.DEFENDER_WON:
+        outcome = f"{names_a} destroyed"
+    else:
+        outcome = "tie: both sides destroyed"
+    kind = KIND_NAMES[e.kind]
+    g = e.group + 1
+    if e.blocked:
+        return (
+            f"{d} {names_d} ({kind} {e.defense_value}) block the {p} {kind} group {g} "
+            f"({names_a}: {e.attack_value}): {outcome}"
+        )
+    return (
+        f"{p} {kind} group {g} ({names_a}: {e.attack_value}) fights the targeted {d} "
+        f"{names_d} ({kind} {e.defense_value}): {outcome}"
+    )
+
+
+def _seen_text(e: CardsSeen, n: Sequence[str]) -> str:
+    if e.source == Seen.SPIES:
+        return f"{PLAYER_NAMES[e.owner]}'s hand: {', '.join(n[c] for c in e.cards) or 'empty'}"
+    cards = ", ".join(n[c] for c in e.cards) or "nothing"
+    if e.source == Seen.STARTING_HAND:
+        return f"{PLAYER_NAMES[e.owner]}'s starting hand: {cards}"
+    return f"{PLAYER_NAMES[e.owner]} draws {cards}"
+
+
+def render(e: Event, names: Sequence[str]) -> str:
+    """One line of the game log; ``names`` are the card list's names by type index."""
+    n = names
+    if isinstance(e, BattleResolved):
+        return _battle_text(e, n)
+    if isinstance(e, CardsSeen):
+        return _seen_text(e, n)
+    if isinstance(e, GameOver):
+        loser = 1 - e.winner
+        card = n[e.card] if e.card >= 0 else ""
+        return f"{PLAYER_NAMES[e.winner]} wins: {end_reason_text(e.reason, loser, card)}"
+    if isinstance(e, GotThrough):
+        note = " (Defense Shields stop the Ships' damage)" if e.shields else ""
+        who = PLAYER_NAMES[e.player]
+        return f"{who}'s group {e.group + 1} gets through for {e.damage} damage{note}"
+    if isinstance(e, Attacked):
+        kind = KIND_NAMES[e.kind]
+        units = ", ".join(n[c] for c in e.units)
+        return (
+            f"{PLAYER_NAMES[e.player]} attacks with {kind} group {e.group + 1}"
+            f" ({units}: {kind} {e.value})"
+        )
+    if isinstance(e, DamageDealt):
+        who = PLAYER_NAMES[e.player]
+        return (
+            f"{who} discards {_plural(len(e.cards), 'card')} from the top of the deck "
+            f"({e.left} left)"
+        )
+    if isinstance(e, Targeted):
+        where = " (inactive)" if e.inactive else ""
+        return (
+            f"{PLAYER_NAMES[e.player]}'s group {e.group + 1} targets "
+            f"{PLAYER_NAMES[1 - e.player]}'s {n[e.card]}{where}"
+        )
+    if isinstance(e, HeroTaken):
+        where = "the deck; the deck is shuffled" if e.from_deck else "the discard pile"
+        return f"{PLAYER_NAMES[e.player]} plays {n[e.card]} and takes {n[e.hero]} from {where}"
+    return _SIMPLE[type(e)](e, n)
+
+
+def _p(e: Any) -> str:
+    return PLAYER_NAMES[e.player]
+
+
+_SIMPLE: dict[type[Event], Any] = {
+    ScenarioStarted: lambda e, n: (
+        f"Scenario: turn {e.turn}, {SIDE_NAMES[e.player]} {e.phase} phase"
+    ),
+    TurnStarted: lambda e, n: f"-- Turn {e.turn}: {_p(e)} --",
+    StartingHand: lambda e, n: f"{_p(e)} draws a starting hand of {e.n} cards",
+    Drew: lambda e, n: f"{_p(e)} draws {_plural(e.n, 'card')}",
+    NoAttacker: lambda e, n: f"{_p(e)} has no unit that can attack",
+    NoAttack: lambda e, n: f"{_p(e)} does not attack",
+    GroupFormed: lambda e, n: (
+        f"{_p(e)} forms {KIND_NAMES[e.kind]} group {e.group + 1} with {n[e.card]}"
+    ),
+    UnitAdded: lambda e, n: f"{_p(e)} adds {n[e.card]} to group {e.group + 1}",
+    IonCannonFired: lambda e, n: (
+        f"{_p(e)}'s {n[e.cannon]} destroys {n[e.ship]} in group {e.group + 1}"
+    ),
+    Blocked: lambda e, n: f"{_p(e)} blocks group {e.group + 1} with {n[e.card]}",
+    TrickPlayed: lambda e, n: f"{_p(e)} plays {n[e.card]}",
+    PsionPlayed: lambda e, n: f"{_p(e)} plays {n[e.card]} on {n[e.hero]}",
+    CasualtyPicked: lambda e, n: f"{_p(e)} picks {n[e.card]} ({e.rating}) as a casualty",
+    ExtraAttackPhase: lambda e, n: f"{_p(e)} gets an extra attack phase (Multiple Targets)",
+    Deployed: lambda e, n: f"{_p(e)} deploys {n[e.card]}",
+    Attached: lambda e, n: f"{_p(e)} attaches {n[e.card]} to {n[e.hero]}",
+    SpiesPlayed: lambda e, n: (
+        f"{_p(e)} plays {n[e.card]} and looks at {PLAYER_NAMES[1 - e.player]}'s hand"
+    ),
+    ControlTaken: lambda e, n: f"{_p(e)} plays {n[e.card]} and takes control of {n[e.hero]}",
+    Sabotaged: lambda e, n: (
+        f"{_p(e)} plays {n[e.card]} and destroys {PLAYER_NAMES[1 - e.player]}'s {n[e.unit]}"
+    ),
+    HandLimitDiscard: lambda e, n: f"{_p(e)} discards {n[e.card]} (hand limit)",
+}
+
+
+# ----------------------------------------------------------------------------- JSON
+
+# How each field reads on the wire: players as sides, cards as names, groups 1-based.
+_PLAYER_FIELDS = frozenset({"player", "to", "owner", "winner"})
+_CARD_FIELDS = frozenset({"card", "cannon", "ship", "hero", "unit"})
+_CARDS_FIELDS = frozenset({"cards", "units", "attackers", "defenders"})
+
+
+def to_json(e: Event, names: Sequence[str]) -> dict[str, Any]:
+    """The event as the protocol sends it (docs/protocol.md, "Events")."""
+    out: dict[str, Any] = {"type": e.type}
+    for f in fields(e):  # type: ignore[arg-type]
+        v = getattr(e, f.name)
+        if f.name in _PLAYER_FIELDS:
+            out[f.name] = SIDE_NAMES[v]
+        elif f.name in _CARD_FIELDS:
+            out[f.name] = names[v] if v >= 0 else None
+        elif f.name in _CARDS_FIELDS:
+            out[f.name] = [names[c] for c in v]
+        elif f.name == "group":
+            out[f.name] = v + 1
+        elif f.name == "kind":
+            out[f.name] = KIND_NAMES[v]
+        elif f.name == "result":
+            out[f.name] = RESULT_NAMES[v]
+        elif f.name in ("source", "reason"):
+            out[f.name] = v.name.lower()
+        elif f.name == "dealers":
+            out[f.name] = [{"card": names[c], "damage": d} for c, d in v]
+        elif f.name == "decks":
+            out[f.name] = {"rebel": v[0], "imperial": v[1]}
+        else:
+            out[f.name] = v
+    return out
