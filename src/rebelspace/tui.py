@@ -17,9 +17,10 @@ from typing import Any
 from rebelspace.agents import Agent
 from rebelspace.engine import (
     PLAYER_NAMES,
+    ActionError,
     CardDB,
     GameState,
-    IllegalActionError,
+    InvalidActionError,
     Outcome,
     PlayerView,
 )
@@ -247,11 +248,11 @@ def _why_illegal(game: GameState, player: int) -> Callable[[str], str | None]:
     def why(text: str) -> str | None:
         try:
             game.action_space.parse(text)
-        except IllegalActionError:
+        except InvalidActionError:
             return None  # not an action at all: the caller's generic message is clearer
         try:
             game.clone().apply(text, player=player)  # a copy: this must never change the game
-        except IllegalActionError as e:
+        except ActionError as e:
             return str(e)
         return None
 

@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from rebelspace.engine import (
     Action,
+    ActionError,
     GameState,
     IllegalActionError,
+    InvalidActionError,
     Kind,
     OptionsError,
     RebelSpaceError,
@@ -56,11 +58,17 @@ def finished_game() -> GameState:
     return game
 
 
-def refused(game: GameState, attempt: Callable[[], object], *words: str) -> str:
-    """``attempt`` raises IllegalActionError whose message holds ``words``; nothing changes."""
+def refused(
+    game: GameState,
+    attempt: Callable[[], object],
+    *words: str,
+    error: type[ActionError] = IllegalActionError,
+) -> str:
+    """``attempt`` raises ``error`` (IllegalActionError: not legal now; InvalidActionError: not
+    an action at all) whose message holds ``words``; nothing changes."""
     key, log, history = game.key(), list(game.events or []), list(game.history or [])
     legal = game.legal_actions()
-    with pytest.raises(IllegalActionError) as info:
+    with pytest.raises(error) as info:
         attempt()
     message = str(info.value)
     for word in words:
@@ -122,8 +130,10 @@ def test_the_wrong_player_is_refused() -> None:
 @pytest.mark.parametrize("action", ["draw 1", 0, "no attack", "xyzzy"])
 def test_any_action_after_the_game_is_over_is_refused(action: int | str) -> None:
     game = finished_game()
-    words = ("game is over", "Imperial won") if action != "xyzzy" else ("'xyzzy'",)
-    refused(game, lambda: game.apply(action), *words)
+    if action == "xyzzy":  # not an action at all, over or not
+        refused(game, lambda: game.apply(action), "'xyzzy'", error=InvalidActionError)
+    else:
+        refused(game, lambda: game.apply(action), "game is over", "Imperial won")
     assert game.legal_actions() == [] and not game.is_legal(action)
 
 
@@ -132,7 +142,8 @@ def test_an_id_outside_the_action_space_is_refused(action_id: int) -> None:
     game = new_game(5)
     size = game.action_space.size
     action_id = action_id if abs(action_id) != 2933 else (size if action_id > 0 else -size)
-    refused(game, lambda: game.apply(action_id), f"action id {action_id}", f"0..{size - 1}")
+    words = (f"action id {action_id}", f"0..{size - 1}")
+    refused(game, lambda: game.apply(action_id), *words, error=InvalidActionError)
     assert not game.is_legal(action_id)
 
 
@@ -141,7 +152,8 @@ def test_an_id_outside_the_action_space_is_refused(action_id: int) -> None:
 )
 def test_text_that_is_no_action_is_refused(text: str) -> None:
     game = new_game(5)
-    refused(game, lambda: game.apply(text), repr(text), "not an action of Rebel Space")
+    words = (repr(text), "not an action of Rebel Space")
+    refused(game, lambda: game.apply(text), *words, error=InvalidActionError)
     assert not game.is_legal(text)
 
 
@@ -155,7 +167,8 @@ def test_action_text_ignores_case_and_spacing() -> None:
 def test_values_that_are_no_action_are_refused(value: Any) -> None:
     """bool is an int in Python, but True is not action 1."""
     game = new_game(5)
-    refused(game, lambda: game.apply(value), "an action is an id, a text or an Action", repr(value))
+    words = ("an action is an id, a text or an Action", repr(value))
+    refused(game, lambda: game.apply(value), *words, error=InvalidActionError)
     assert not game.is_legal(value)
 
 
@@ -168,7 +181,8 @@ def test_an_action_value_of_the_right_space_is_accepted() -> None:
 
 def test_an_action_value_with_an_id_outside_the_space_is_refused() -> None:
     game = new_game(5)
-    refused(game, lambda: game.apply(Action(10**6, Kind.PASS, text="pass")), "10")
+    action = Action(10**6, Kind.PASS, text="pass")
+    refused(game, lambda: game.apply(action), "10", error=InvalidActionError)
 
 
 def test_an_action_value_of_another_action_space_is_not_misread() -> None:
@@ -181,7 +195,7 @@ def test_an_action_value_of_another_action_space_is_not_misread() -> None:
     assert foreign.id == game.parse_action("no attack")  # the same id means "no attack" here
     try:
         game.apply(foreign)
-    except IllegalActionError:
+    except InvalidActionError:
         return  # refusing a foreign Action is fine
     assert game.phase == "attack", f"{foreign.text!r} was applied as 'no attack'"
 
@@ -189,7 +203,9 @@ def test_an_action_value_of_another_action_space_is_not_misread() -> None:
 @pytest.mark.parametrize("player", [2, "rebel", -1])
 def test_a_player_that_does_not_exist_is_refused(player: Any) -> None:
     game = new_game(5)
-    refused(game, lambda: game.apply("draw 1", player=player), repr(player))
+    refused(
+        game, lambda: game.apply("draw 1", player=player), repr(player), error=InvalidActionError
+    )
 
 
 def test_views_of_a_player_that_does_not_exist_are_refused() -> None:

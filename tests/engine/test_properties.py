@@ -35,8 +35,10 @@ from hypothesis import strategies as st
 
 from common import check_each, history_texts, rules_options
 from rebelspace.engine import (
+    ActionError,
     CardDB,
     IllegalActionError,
+    InvalidActionError,
     Kind,
     RulesOptions,
     load_cards,
@@ -549,12 +551,18 @@ def near_miss_text(game: GameState, rng: random.Random) -> str:
     return " ".join(words)
 
 
-def expect_unchanged(game: GameState, attempt: Callable[[], None], *, names: str) -> str:
-    """``attempt`` must raise IllegalActionError naming ``names`` and change nothing."""
+def expect_unchanged(
+    game: GameState,
+    attempt: Callable[[], None],
+    *,
+    names: str,
+    error: type[ActionError] = IllegalActionError,
+) -> str:
+    """``attempt`` must raise ``error`` naming ``names`` and change nothing."""
     key, log = game.key(), list(game.events or [])
     history = list(game.history or [])
     legal = game.legal_actions()
-    with pytest.raises(IllegalActionError) as info:
+    with pytest.raises(error) as info:
         attempt()
     message = str(info.value)
     assert names in message, f"{message!r} does not name {names!r}"
@@ -578,10 +586,10 @@ def probe_illegal(game: GameState, rng: random.Random) -> None:
     text = rng.choice([junk_text(rng), near_miss_text(game, rng)]) if legal else junk_text(rng)
     if not game.is_legal(text):
         try:  # a text that happens to be an action is named in its usual spelling
-            named = repr(space.text(space.parse(text)))
-        except IllegalActionError:
-            named = repr(text)
-        expect_unchanged(game, lambda: game.apply(text), names=named)
+            named, error = repr(space.text(space.parse(text))), IllegalActionError
+        except InvalidActionError:  # not an action at all
+            named, error = repr(text), InvalidActionError
+        expect_unchanged(game, lambda: game.apply(text), names=named, error=error)
     if legal:
         a = rng.choice(sorted(legal))
         other = 1 - game.to_move

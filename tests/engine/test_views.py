@@ -80,7 +80,10 @@ def test_legal_actions_only_for_the_player_to_move() -> None:
     assert rebel.to_move == imperial.to_move == "rebel"
     assert [a.id for a in rebel.legal_actions] == game.legal_actions()
     assert [a.text for a in rebel.legal_actions] == ["draw 1", "draw 2"]
-    assert [(a.kind, a.n, a.card) for a in rebel.legal_actions] == [("draw", 1, None), ("draw", 2, None)]
+    assert [(a.kind, a.n, a.card) for a in rebel.legal_actions] == [
+        ("draw", 1, None),
+        ("draw", 2, None),
+    ]
     assert imperial.legal_actions == ()
 
 

@@ -113,9 +113,10 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) ->
         client.post(url, json={"action": "deploy Princess"}, headers=h), 422, "illegal_action"
     )
     assert "deploy Princess" in msg
-    error(client.post(url, json={"action": "fly away"}, headers=h), 422, "illegal_action")
-    error(client.post(url, json={"action": 10**9}, headers=h), 422, "illegal_action")
-    error(client.post(url, json={"action": -1}, headers=h), 422, "illegal_action")
+    # Not an action at all (InvalidActionError) is told apart from not legal now.
+    error(client.post(url, json={"action": "fly away"}, headers=h), 422, "invalid_action")
+    error(client.post(url, json={"action": 10**9}, headers=h), 422, "invalid_action")
+    error(client.post(url, json={"action": -1}, headers=h), 422, "invalid_action")
     error(client.post(url, json={"action": "x" * 20_000}, headers=h), 413, "too_large")
     error(client.post(url, json={"action": "x" * 500}, headers=h), 400, "bad_request")
     error(

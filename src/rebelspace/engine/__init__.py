@@ -6,53 +6,150 @@ Everything that plays (the terminal UI, agents, simulators, the server) uses thi
 >>> game = new_game(seed=7)
 >>> game.to_move == REBEL, game.legal_action_texts()
 (True, ['draw 1', 'draw 2'])
->>> game.apply("draw 2")
+>>> [type(e).__name__ for e in game.apply("draw 2")]
+['Drew', 'CardsSeen']
 >>> game.view(REBEL).you.hand_size
 7
+
+Beyond playing: events (``events.py``: what happened, with who may see it), computed values
+(``values.py``: current ratings, battle values, damage after shields), the group and casualty
+rules as questions (``can_start_group``, ``can_join_group``, ``casualty_candidates``), and
+typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and friends).
 """
 
 from .actions import Action, ActionSpace, Kind
 from .cards import IMPERIAL, REBEL, CardDB, CardType, load_cards
 from .errors import (
+    ActionError,
     CardDataError,
     IllegalActionError,
+    InvalidActionError,
     RebelSpaceError,
     RecordError,
     ScenarioError,
 )
+from .events import (
+    EVENT_TYPES,
+    PUBLIC,
+    BattleResult,
+    EndReason,
+    Event,
+    GroupKind,
+    Seen,
+    visible_events,
+)
+from .events import render as render_event
+from .events import to_json as event_json
 from .options import OptionsError, RulesOptions
 from .records import load_record, replay, save_record, to_record
+from .rules.attack import fits as can_join_group
+from .rules.attack import starts as can_start_group
+from .rules.battle import eligible as casualty_candidates
 from .scenario import load_scenario, load_scenario_file
-from .state import PLAYER_NAMES, GameContext, GameState, Outcome, context_for, new_game
-from .views import PlayerView
+from .state import (
+    PLAYER_NAMES,
+    STEP_NAMES,
+    GameContext,
+    GameState,
+    Outcome,
+    Step,
+    context_for,
+    default_cards,
+    new_game,
+)
+from .tables import Ability
+from .values import (
+    DamagePreview,
+    UnitStats,
+    damage,
+    damage_preview,
+    defenders,
+    group_damage,
+    group_value,
+    rating,
+    shields_up,
+    unit_stats,
+)
+from .views import (
+    ActionKind,
+    ActionView,
+    BattleView,
+    GroupKindName,
+    GroupView,
+    PhaseName,
+    PlayerView,
+    Side,
+    SideView,
+    StepName,
+    UnitView,
+)
 
 __all__ = [
+    "EVENT_TYPES",
     "IMPERIAL",
     "PLAYER_NAMES",
+    "PUBLIC",
     "REBEL",
+    "STEP_NAMES",
+    "Ability",
     "Action",
+    "ActionError",
+    "ActionKind",
     "ActionSpace",
+    "ActionView",
+    "BattleResult",
+    "BattleView",
     "CardDB",
     "CardDataError",
     "CardType",
+    "DamagePreview",
+    "EndReason",
+    "Event",
     "GameContext",
     "GameState",
+    "GroupKind",
+    "GroupKindName",
+    "GroupView",
     "IllegalActionError",
+    "InvalidActionError",
     "Kind",
     "OptionsError",
     "Outcome",
+    "PhaseName",
     "PlayerView",
     "RebelSpaceError",
     "RecordError",
     "RulesOptions",
     "ScenarioError",
+    "Seen",
+    "Side",
+    "SideView",
+    "Step",
+    "StepName",
+    "UnitStats",
+    "UnitView",
+    "can_join_group",
+    "can_start_group",
+    "casualty_candidates",
     "context_for",
+    "damage",
+    "damage_preview",
+    "default_cards",
+    "defenders",
+    "event_json",
+    "group_damage",
+    "group_value",
     "load_cards",
     "load_record",
     "load_scenario",
     "load_scenario_file",
     "new_game",
+    "rating",
+    "render_event",
     "replay",
     "save_record",
+    "shields_up",
     "to_record",
+    "unit_stats",
+    "visible_events",
 ]

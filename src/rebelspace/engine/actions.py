@@ -44,7 +44,7 @@ import operator
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .errors import IllegalActionError
+from .errors import InvalidActionError
 from .tables import AB_CONVERT, AB_SABOTEUR, TRICK_ABILITIES, Tables
 
 
@@ -224,7 +224,7 @@ class ActionSpace:
         try:
             return self._index[key]
         except KeyError:
-            raise IllegalActionError(f"no {kind.name} action with {key[1:]}") from None
+            raise InvalidActionError(f"no {kind.name} action with {key[1:]}") from None
 
     def __len__(self) -> int:
         return self.size
@@ -241,13 +241,13 @@ class ActionSpace:
         try:
             return self._by_text[key]
         except KeyError:
-            raise IllegalActionError(f"{text!r} is not an action of Rebel Space") from None
+            raise InvalidActionError(f"{text!r} is not an action of Rebel Space") from None
 
     def ids(self, action: int | str | Action) -> int:
         """Accept an id, a text form or an Action; return the id."""
         if isinstance(action, Action):
             if not 0 <= action.id < self.size or self.actions[action.id] != action:
-                raise IllegalActionError(
+                raise InvalidActionError(
                     f"{action.text!r} (id {action.id}) is not an action of this game's action "
                     "space (made for other cards or rules?)"
                 )
@@ -255,15 +255,15 @@ class ActionSpace:
         if isinstance(action, str):
             return self.parse(action)
         if isinstance(action, bool):
-            raise IllegalActionError(f"an action is an id, a text or an Action, got {action!r}")
+            raise InvalidActionError(f"an action is an id, a text or an Action, got {action!r}")
         try:
             action = operator.index(action)  # ints, and integer types such as numpy's
         except TypeError:
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"an action is an id, a text or an Action, got {action!r}"
             ) from None
         if not 0 <= action < self.size:
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"action id {action} is outside the action space 0..{self.size - 1}"
             )
         return action

@@ -20,8 +20,19 @@ class CardDataError(RebelSpaceError, ValueError):
     """A card file or card data row is malformed (the message names file, card and field)."""
 
 
-class IllegalActionError(RebelSpaceError, ValueError):
-    """An action that is not legal in the current state."""
+class ActionError(RebelSpaceError, ValueError):
+    """Base of the two ways an action can be refused; catch it to refuse either."""
+
+
+class InvalidActionError(ActionError):
+    """Not an action of this game at all: unknown text, an id outside the action space, an
+    Action of another game's action space, or a value of the wrong type (python-chess's
+    ``InvalidMoveError``)."""
+
+
+class IllegalActionError(ActionError):
+    """An action of the game that is not legal now: not this player's decision, the game is
+    over, or the rules forbid it in this position (python-chess's ``IllegalMoveError``)."""
 
 
 class ScenarioError(RebelSpaceError, ValueError):

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from .cards import CardDB, cards_from_data
-from .errors import IllegalActionError, RebelSpaceError, RecordError, read_json
+from .errors import ActionError, RebelSpaceError, RecordError, read_json
 from .options import RulesOptions
 from .state import GameState, new_game
 
@@ -88,7 +88,7 @@ def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") 
     for i, text in enumerate(actions):
         try:
             state.apply(text)
-        except IllegalActionError as e:
+        except ActionError as e:
             raise RecordError(
                 f"{source}: action {i + 1} ({text!r}) cannot be replayed: {e}"
             ) from None

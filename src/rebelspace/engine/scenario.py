@@ -45,7 +45,7 @@ import os
 from typing import Any, NoReturn
 
 from .cards import CardDB
-from .errors import IllegalActionError, RebelSpaceError, ScenarioError, read_json
+from .errors import ActionError, RebelSpaceError, ScenarioError, read_json
 from .events import ScenarioStarted
 from .options import RulesOptions
 from .rules.attack import begin_attack
@@ -192,7 +192,7 @@ class _Builder:
                 self.fail(f"actions[{i}]", f"an action is its text form, got {text!r}")
             try:
                 s.apply(text)
-            except IllegalActionError as e:
+            except ActionError as e:
                 self.fail(f"actions[{i}]", str(e))
         return s
 

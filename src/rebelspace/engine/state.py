@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionSpace
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidActionError
 from .events import EndReason, Event, GameOver, end_reason_text, render, visible_events
 from .options import RulesOptions
 from .rng import seed_state, shuffle
@@ -28,8 +29,25 @@ if TYPE_CHECKING:
 PLAYER_NAMES = ("Rebel", "Imperial")
 PLAYERS = (REBEL, IMPERIAL)
 
-# Steps: where in the turn the game waits for a decision.
-DRAW, FORM, ION, BLOCK, TARGET, TRICKS, CASUALTY, DEPLOY, END, DISCARD, OVER = range(11)
+
+class Step(IntEnum):
+    """Where in the turn the game waits for a decision (``GameState.step``)."""
+
+    DRAW = 0
+    FORM = 1
+    ION = 2
+    BLOCK = 3
+    TARGET = 4
+    TRICKS = 5
+    CASUALTY = 6
+    DEPLOY = 7
+    END = 8
+    DISCARD = 9
+    OVER = 10
+
+
+# Plain ints for the rules' hot paths; equal to the Step members.
+DRAW, FORM, ION, BLOCK, TARGET, TRICKS, CASUALTY, DEPLOY, END, DISCARD, OVER = map(int, Step)
 STEP_NAMES = (
     "draw",
     "form groups",
@@ -302,16 +320,14 @@ class GameState:
     def is_legal(self, action: int | str | Action) -> bool:
         try:
             a = self.ctx.space.ids(action)
-        except IllegalActionError:
+        except InvalidActionError:
             return False
         if self._legal is None:
             self.legal_actions()
         assert self._legal is not None
         return a in self._legal
 
-    def apply(
-        self, action: int | str | Action, *, player: int | None = None
-    ) -> Sequence[Event]:
+    def apply(self, action: int | str | Action, *, player: int | None = None) -> Sequence[Event]:
         """Make one decision and return the events it caused (none when events are not
         recorded). Raises ``IllegalActionError`` (and changes nothing) if not legal.
 
@@ -325,7 +341,7 @@ class GameState:
                 f"({self.outcome.winner_name} won: {self.outcome.reason})"
             )
         if player is not None and (type(player) is not int or player not in PLAYERS):
-            raise IllegalActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
+            raise InvalidActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
         if player is not None and player != self.to_move:
             raise IllegalActionError(
                 f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "

@@ -8,19 +8,28 @@ engine fast (no attribute lookups on card objects in the hot path).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 from .cards import ACTION, ATTACHMENT, GS, HERO, PSION, REBEL, SPACE, CardDB, CardType
 
-# Ability codes of action cards (kept as small ints for the hot path).
-AB_NONE = 0
-AB_HERO_FROM_DISCARD = 1
-AB_HERO_FROM_DECK = 2
-AB_CONVERT = 3
-AB_SURPRISE = 4
-AB_EXTRA_ATTACK = 5
-AB_SPY = 6
-AB_SABOTEUR = 7
-AB_TRAP = 8
+
+class Ability(IntEnum):
+    """Ability codes of action cards (``Tables.ability``, ``Tables.type_ability``)."""
+
+    NONE = 0
+    HERO_FROM_DISCARD = 1  # R26 Medi-Bot, Cybernetics
+    HERO_FROM_DECK = 2  # R26 Recruit, Shuttle
+    CONVERT = 3  # R28 Convert, Traitor
+    SURPRISE = 4  # R30 Surprise Attack
+    EXTRA_ATTACK = 5  # R22 Multiple Targets
+    SPY = 6  # R27 Spies
+    SABOTEUR = 7  # R29
+    TRAP = 8  # R30
+
+
+# Plain ints for the rules' hot paths; equal to the Ability members.
+AB_NONE, AB_HERO_FROM_DISCARD, AB_HERO_FROM_DECK, AB_CONVERT = 0, 1, 2, 3
+AB_SURPRISE, AB_EXTRA_ATTACK, AB_SPY, AB_SABOTEUR, AB_TRAP = 4, 5, 6, 7, 8
 ABILITY_CODES = {
     "hero_from_discard": AB_HERO_FROM_DISCARD,
     "hero_from_deck": AB_HERO_FROM_DECK,

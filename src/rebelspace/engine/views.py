@@ -40,6 +40,7 @@ class GroupKindName(StrEnum):
 
 KIND_NAMES = (GroupKindName.GROUND, GroupKindName.SPACE)
 
+
 class StepName(StrEnum):
     """Where in the turn the game waits for a decision (``state.STEP_NAMES``)."""
 

@@ -43,7 +43,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from rebelspace.engine import GameState, IllegalActionError, RulesOptions, context_for, new_game
+from rebelspace.engine import ActionError, GameState, RulesOptions, context_for, new_game
 
 from .encoding import encoder_for
 from .incremental import IncrementalEncoder
@@ -248,7 +248,7 @@ class checked_env(raw_env):  # noqa: N801  (named like raw_env)
         game = self._game()
         try:
             game.apply(int(action), player=PLAYER_OF[agent])  # type: ignore[arg-type]
-        except IllegalActionError:
+        except ActionError:
             # Exactly what TerminateIllegalWrapper does; the engine left the state unchanged.
             EnvLogger.warn_on_illegal_move()
             self._cumulative_rewards[agent] = 0.0

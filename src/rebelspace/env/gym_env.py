@@ -36,8 +36,8 @@ from gymnasium import spaces
 from rebelspace.agents import Agent
 from rebelspace.agents.registry import Decider, make_agent, true_state_decider
 from rebelspace.engine import (
+    ActionError,
     GameState,
-    IllegalActionError,
     RulesOptions,
     context_for,
     new_game,
@@ -113,7 +113,7 @@ class RebelSpaceEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         try:
             game.apply(int(action), player=self.player)  # checks legality, changes nothing if not
-        except IllegalActionError:
+        except ActionError:
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), -1.0, True, False, info

@@ -19,6 +19,7 @@ from rebelspace.engine import (
     CardDB,
     GameState,
     IllegalActionError,
+    InvalidActionError,
     PlayerView,
     RulesOptions,
     new_game,
@@ -238,7 +239,7 @@ class Session:
             if not 0 <= action < space.size:
                 raise ServerError(
                     422,
-                    "illegal_action",
+                    "invalid_action",
                     f"there is no action with id {action} (0..{space.size - 1})",
                 )
             return action
@@ -247,8 +248,8 @@ class Session:
                 raise ServerError(400, "bad_request", "an action text is at most 200 characters")
             try:
                 return space.parse(action)
-            except IllegalActionError as e:
-                raise ServerError(422, "illegal_action", str(e)) from None
+            except InvalidActionError as e:
+                raise ServerError(422, "invalid_action", str(e)) from None
         raise ServerError(
             400,
             "bad_request",

@@ -180,9 +180,7 @@ def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
         for g, units in enumerate(s.groups):
             kind = s.gkind[g]
             value = group_value(s, units, kind, s.atk_bonus)
-            s.emit(
-                Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value)
-            )
+            s.emit(Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value))
     begin_ion(s)
 
 

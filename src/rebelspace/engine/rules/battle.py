@@ -47,9 +47,7 @@ def begin_resolution(s: GameState) -> None:
             type_of = s.ctx.tables.type_of
             dealers = tuple((type_of[u], d) for u, d in preview.dealers)
             s.emit(
-                GotThrough(
-                    s.player, g, preview.damage, preview.stopped, preview.shields, dealers
-                )
+                GotThrough(s.player, g, preview.damage, preview.stopped, preview.shields, dealers)
             )
     s.pending_damage = total
     s.battle_next = 0
