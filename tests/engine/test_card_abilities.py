@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
+from helpers import IMPERIAL, REBEL, attached, legal, play, scenario, start, step, zone
 
-from rebelspace.engine import GameState, load_cards
+from rebelspace.engine import GameState, load_cards, load_scenario
 
 CARDS = load_cards()
 
@@ -315,6 +315,27 @@ def test_card_multiple_targets_gives_an_extra_attack_phase() -> None:
     assert (s.phase, step(s)) == ("attack", "form groups")
     assert "new ground group with Rebel Soldier" in legal(s)
     assert "Rebel gets an extra attack phase (Multiple Targets)" in s.log_lines()
+
+
+def test_card_multiple_targets_unused_extra_phase_ends_with_the_turn() -> None:
+    """R22 with an edited list holding two Multiple Targets: both played in one battle give two
+    extra phases; when the first extra phase has nobody left to attack, the second is lost at
+    the deploy phase instead of passing to the Imperial player's turn."""
+    cards = load_cards().with_changes({"Multiple Targets": {"count": 2}})
+    s = load_scenario(
+        scenario(
+            phase="attack",
+            rebel={"active": ["Rebel Soldier"], "hand": ["Multiple Targets", "Multiple Targets"]},
+            battle={"groups": [{"kind": "ground", "units": ["Rebel Soldier"]}]},
+        ),
+        cards=cards,
+    )
+    play(s, "play Multiple Targets", "pass", "play Multiple Targets", "pass", "pass")
+    # The Soldier attacked and went inactive: the extra phase finds no attacker.
+    assert (s.phase, s.view(REBEL).extra_attacks) == ("deploy", 0)
+    play(s, "done deploying", "end turn", "draw 1")
+    assert (s.player, s.extra_attacks) == (IMPERIAL, 0)
+    assert s.log_lines().count("Rebel gets an extra attack phase (Multiple Targets)") == 1
 
 
 def test_card_rebel_spies_show_the_imperial_hand() -> None:

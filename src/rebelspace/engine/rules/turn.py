@@ -117,6 +117,9 @@ def begin_deploy(s: GameState) -> None:
     s.step = DEPLOY
     s.to_move = s.player
     s.points = s.ctx.options.deploy_points
+    # R22: an extra attack phase left unused (no unit could attack, or the player did not
+    # attack) ends with the attack phases of this turn; it never passes to the opponent.
+    s.extra_attacks = 0
 
 
 def legal_deploy(s: GameState) -> list[int]:
