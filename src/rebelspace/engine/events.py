@@ -569,3 +569,35 @@ def to_json(e: Event, names: Sequence[str]) -> dict[str, Any]:
         else:
             out[f.name] = v
     return out
+
+
+def from_json(data: dict[str, Any], names: Sequence[str]) -> Event:
+    """The event ``to_json`` made (a record's or the protocol's event read back)."""
+    index = {name: i for i, name in enumerate(names)}
+    cls = BY_TYPE[data["type"]]
+    values: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        v = data[f.name]
+        if f.name in _PLAYER_FIELDS:
+            values[f.name] = SIDE_NAMES.index(v)
+        elif f.name in _CARD_FIELDS:
+            values[f.name] = index[v] if v is not None else -1
+        elif f.name in _CARDS_FIELDS:
+            values[f.name] = tuple(index[c] for c in v)
+        elif f.name == "group":
+            values[f.name] = v - 1
+        elif f.name == "kind":
+            values[f.name] = GroupKind(KIND_NAMES.index(v))
+        elif f.name == "result":
+            values[f.name] = BattleResult(RESULT_NAMES.index(v))
+        elif f.name == "source":
+            values[f.name] = Seen[v.upper()]
+        elif f.name == "reason":
+            values[f.name] = EndReason[v.upper()]
+        elif f.name == "dealers":
+            values[f.name] = tuple((index[d["card"]], d["damage"]) for d in v)
+        elif f.name == "decks":
+            values[f.name] = (v["rebel"], v["imperial"])
+        else:
+            values[f.name] = v
+    return cls(**values)
