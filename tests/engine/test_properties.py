@@ -678,6 +678,7 @@ INT_KEYS = frozenset(
         "stopped",
         # structured legal actions: the id, the group number and the number of cards drawn
         "id",
+        "copy",
         "group",
         "n",
     }

@@ -36,11 +36,24 @@ PLAY_END_ON           ``play Convert on Bounty Hunter``           card, target
 END_TURN              ``end turn``
 DISCARD               ``discard Rebel Soldier``                   card
 ====================  ==========================================  =========================
+
+Copies. In an edited card list a hero may have several copies, and two copies in play can
+differ: other attachments, the other zone, another battle group. For such hero types only,
+the actions that choose a unit in play also come naming one copy: ``add Princess #2 to group
+1``, ``pick Princess #1 as a casualty``, ``attach Laser Sword to Princess #2``, ``play ESP on
+Princess #2``, ``play Convert on Princess #2``, ``block``/``group ... targets``/``new ... group
+with`` likewise. ``#k`` (``Action.copy``) is the k-th copy of that hero on its controller's
+side, counting the Active Zone then the Inactive Zone in the order the view lists them
+(``UnitView.copy``). The plain action chooses the first candidate; a copy action is legal for
+each later candidate that differs from every earlier one, so identical copies never add
+choices. These ids follow all others, so a card list without copied heroes (the printed one)
+has exactly the plain action space.
 """
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -89,6 +102,7 @@ class Action:
     zone: int = -1
     n: int = 0
     text: str = ""
+    copy: int = 0  # 0: the first candidate; k >= 1: the k-th copy of a copied hero (above)
 
     def __str__(self) -> str:
         return self.text
@@ -169,17 +183,29 @@ class ActionSpace:
         add(Kind.END_TURN, "end turn")
         for t in all_types:
             add(Kind.DISCARD, f"discard {names[t]}", card=t)
+        self._add_copies(add, tables, max_groups)
 
         self.actions: tuple[Action, ...] = tuple(actions)
         self.size = len(actions)
         self._by_text = {a.text.lower(): a.id for a in actions}
         # Lookup tables the rules use to build ids without searching.
-        first: dict[tuple[Kind, int, int, int, int], int] = {}
+        first: dict[tuple[Kind, int, int, int, int, int], int] = {}
         for a in actions:
-            first[(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)] = (
-                a.id
-            )
+            key = (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
+            first[(*key, a.copy)] = a.id
         self._index = first
+        # The copy action of a plain action: (plain id, k) -> id (copied heroes only).
+        self.copy_of: dict[tuple[int, int], int] = {
+            (
+                first[
+                    (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n, 0)
+                ],
+                a.copy,
+            ): a.id
+            for a in actions
+            if a.copy
+        }
+        self.copies: tuple[int, ...] = tuple(a.copy for a in actions)
         self.no_attack = self.id_of(Kind.NO_ATTACK)
         self.attack = self.id_of(Kind.ATTACK)
         self.ion_hold = self.id_of(Kind.ION_HOLD)
@@ -199,16 +225,46 @@ class ActionSpace:
         self.deploy_base = self.id_of(Kind.DEPLOY, card=0)
         self.discard_base = self.id_of(Kind.DISCARD, card=0)
         self.ntypes = ntypes
-        self.trick_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_TRICK}
-        self.psion_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_PSION}
-        self.attach_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.ATTACH}
-        self.end_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_END}
-        self.end_on_id = {(a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_END_ON}
+        self.trick_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_TRICK and not a.copy}
+        self.psion_id = {
+            (a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_PSION and not a.copy
+        }
+        self.attach_id = {
+            (a.card, a.target): a.id for a in actions if a.kind == Kind.ATTACH and not a.copy
+        }
+        self.end_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_END and not a.copy}
+        self.end_on_id = {
+            (a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_END_ON and not a.copy
+        }
         # Decoded fields as a tuple per id, for the hot path.
         self.decoded: tuple[tuple[int, int, int, int, int], ...] = tuple(
             (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
             for a in actions
         )
+
+    @staticmethod
+    def _add_copies(add: Callable[..., None], tables: Tables, max_groups: int) -> None:
+        """The copy actions of copied heroes (module docstring, "Copies")."""
+        names = tables.names
+        converts = [t for t in tables.end_types if tables.type_ability[t] == AB_CONVERT]
+        for h, count in sorted(tables.copied_heroes.items()):
+            for k in range(1, count + 1):
+                hero = f"{names[h]} #{k}"
+                add(Kind.FORM_GROUND, f"new ground group with {hero}", card=h, copy=k)
+                add(Kind.FORM_SPACE, f"new space group with {hero}", card=h, copy=k)
+                for g in range(max_groups):
+                    add(Kind.ADD, f"add {hero} to group {g + 1}", card=h, group=g, copy=k)
+                    add(Kind.BLOCK, f"block group {g + 1} with {hero}", card=h, group=g, copy=k)
+                    for zone, label in ((ACTIVE_ZONE, ""), (INACTIVE_ZONE, "inactive ")):
+                        text = f"group {g + 1} targets {label}{hero}"
+                        add(Kind.TARGET, text, card=h, group=g, zone=zone, copy=k)
+                add(Kind.PICK, f"pick {hero} as a casualty", card=h, copy=k)
+                for t in tables.attachment_types:
+                    add(Kind.ATTACH, f"attach {names[t]} to {hero}", card=t, target=h, copy=k)
+                for t in tables.psion_types:
+                    add(Kind.PLAY_PSION, f"play {names[t]} on {hero}", card=t, target=h, copy=k)
+                for t in converts:
+                    add(Kind.PLAY_END_ON, f"play {names[t]} on {hero}", card=t, target=h, copy=k)
 
     def id_of(
         self,
@@ -219,8 +275,9 @@ class ActionSpace:
         target: int = -1,
         zone: int = -1,
         n: int = 0,
+        copy: int = 0,
     ) -> int:
-        key = (kind, card, group, target, zone if kind == Kind.TARGET else n)
+        key = (kind, card, group, target, zone if kind == Kind.TARGET else n, copy)
         try:
             return self._index[key]
         except KeyError:

@@ -106,27 +106,31 @@ class _Sampler:
         names = t.names
         type_of = t.type_of
 
-        def find(zone: list[int], u: UnitView) -> int:
-            for i in zone:
-                if (
-                    not s.busy[i]
-                    and names[type_of[i]] == u.name
-                    and (tuple(names[type_of[a]] for a in s.att[i]) == u.attachments)
-                ):
-                    s.busy[i] = 1
-                    return i
+        def find(side: int, zone: list[int], u: UnitView) -> int:
+            """The unit the battle shows: the copy the view numbers (UnitView.copy)."""
+            k = 0
+            for i in s.active[side] + s.inactive[side]:
+                if names[type_of[i]] != u.name:
+                    continue
+                k += 1
+                if k == u.copy:
+                    look = tuple(names[type_of[a]] for a in s.att[i])
+                    if i in zone and not s.busy[i] and look == u.attachments:
+                        s.busy[i] = 1
+                        return i
+                    break
             raise SamplingError(f"the battle shows a {u.name!r} that is not in its zone")
 
         for g in b.groups:
-            s.groups.append(tuple(find(s.active[p], u) for u in g.units))
+            s.groups.append(tuple(find(p, s.active[p], u) for u in g.units))
             s.gkind.append(GROUND_BATTLE if g.kind == "ground" else SPACE_BATTLE)
-            s.blocks.append(tuple(find(s.active[d], u) for u in g.blockers))
+            s.blocks.append(tuple(find(d, s.active[d], u) for u in g.blockers))
             s.results.append(RESULT_NAMES.index(g.result) if g.result else -1)
             if g.target is None:
                 s.targets.append(-1)
             else:
                 zone = s.inactive[d] if g.target_zone == "inactive" else s.active[d]
-                s.targets.append(find(zone, g.target))
+                s.targets.append(find(d, zone, g.target))
         s.atk_bonus = b.attack_bonus
         s.def_bonus = b.defense_bonus
         s.passes = b.passes

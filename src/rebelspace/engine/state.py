@@ -359,11 +359,18 @@ class GameState:
         if self.history is not None:
             self.history.append(a)
         events = self.events
+        copy = space.copies[a]
         if events is None:
-            rules.HANDLERS[kind](self, card, group, target, extra)
+            if copy:
+                rules.apply_copy(self, kind, card, group, target, extra, copy)
+            else:
+                rules.HANDLERS[kind](self, card, group, target, extra)
             return NO_EVENTS
         first = len(events)
-        rules.HANDLERS[kind](self, card, group, target, extra)
+        if copy:
+            rules.apply_copy(self, kind, card, group, target, extra, copy)
+        else:
+            rules.HANDLERS[kind](self, card, group, target, extra)
         new = events[first:]
         if self.tally is not None:
             self.tally.read(new)

@@ -89,6 +89,9 @@ class Tables:
     attachment_types: tuple[int, ...]
     end_types: tuple[int, ...]  # action cards with a target (R26, R28, R29)
     max_draw: int  # most cards a player could ever draw in one turn (R8)
+    # Hero types with two or more copies (only in edited lists): their copies can differ in
+    # play (attachments, zone, group), so actions may name one copy (actions.py, "copies").
+    copied_heroes: dict[int, int]  # card type -> copies
 
     @classmethod
     def build(cls, db: CardDB, draw_max: int) -> Tables:
@@ -153,4 +156,5 @@ class Tables:
                 ct.index for ct in types if ability_of_type[ct.index] in TARGETED_END_ABILITIES
             ),
             max_draw=draw_max + sum(ct.count for ct in types if "extra_draw" in ct.keywords),
+            copied_heroes={ct.index: ct.count for ct in types if ct.kind == HERO and ct.count > 1},
         )

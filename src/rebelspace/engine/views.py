@@ -110,6 +110,7 @@ class UnitView:
     ground: int
     space: int
     damage: int
+    copy: int  # which copy of its card it is on its side: Active Zone, then Inactive, from 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,7 @@ class ActionView:
     zone: str | None
     n: int | None
     text: str
+    copy: int | None  # the copy of a copied hero the action names (UnitView.copy), else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +210,11 @@ def make_view(s: GameState, player: int) -> PlayerView:
     names = t.names
     type_of = t.type_of
     attacker = s.player
+    copy_of: dict[int, int] = {}  # unit -> which copy of its type on its side (from 1)
+    for p in (0, 1):
+        count: dict[int, int] = {}
+        for u in s.active[p] + s.inactive[p]:
+            count[type_of[u]] = copy_of[u] = count.get(type_of[u], 0) + 1
 
     def name(c: int) -> str:
         return names[type_of[c]]
@@ -222,6 +229,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
             stats.ground,
             stats.space,
             stats.damage,
+            copy_of[u],
         )
 
     def side(p: int) -> SideView:
@@ -314,6 +322,7 @@ def action_view(s: GameState, action_id: int) -> ActionView:
         zone=ZONE_NAMES[a.zone] if a.zone >= 0 else None,
         n=a.n if a.kind == Kind.DRAW else None,
         text=a.text,
+        copy=a.copy or None,
     )
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Kind
 from ..state import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
-from . import attack, battle, turn
+from . import attack, battle, copies, turn
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -63,3 +63,11 @@ _BY_KIND: dict[Kind, Handler] = {
     Kind.DISCARD: turn.do_discard,
 }
 HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)
+
+
+def apply_copy(
+    s: GameState, kind: int, card: int, group: int, target: int, extra: int, copy: int
+) -> None:
+    """A copy action (actions.py, "Copies"): the handler with the chosen copy as its unit."""
+    unit = copies.chosen(s, kind, card, target, copy)
+    HANDLERS[kind](s, card, group, target, extra, unit)  # type: ignore[call-arg]

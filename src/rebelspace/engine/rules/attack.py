@@ -34,6 +34,7 @@ from ..state import (
 )
 from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
 from ..values import group_value
+from .copies import copy_actions
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -115,6 +116,7 @@ def legal_form(s: GameState) -> list[int]:
     nt = space.ntypes
     seen: set[int] = set()
     busy, can_attack, type_of = s.busy, t.can_attack, t.type_of
+    copied = t.copied_heroes
     for u in s.active[s.player]:
         if busy[u] or not can_attack[u]:
             continue
@@ -122,6 +124,7 @@ def legal_form(s: GameState) -> list[int]:
         if ct in seen:
             continue
         seen.add(ct)
+        start = len(out)
         if can_new:
             if t.is_ground_unit[u] or t.is_hero[u]:
                 out.append(space.form_ground_base + ct)
@@ -130,6 +133,9 @@ def legal_form(s: GameState) -> list[int]:
         for g in range(ngroups):
             if fits(t, s.groups[g], s.gkind[g], u):
                 out.append(space.add_base + g * nt + ct)
+        if ct in copied:
+            free = [x for x in s.active[s.player] if type_of[x] == ct and not busy[x]]
+            out += copy_actions(s, s.player, free, out[start:])
     return out
 
 
@@ -141,8 +147,8 @@ def free_unit(s: GameState, zone: list[int], card_type: int) -> int:
     raise AssertionError("legal action names a unit that is not there")
 
 
-def _form(s: GameState, card: int, kind: int) -> None:
-    u = free_unit(s, s.active[s.player], card)
+def _form(s: GameState, card: int, kind: int, unit: int) -> None:
+    u = unit if unit >= 0 else free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups.append((u,))
     s.gkind.append(kind)
@@ -152,16 +158,18 @@ def _form(s: GameState, card: int, kind: int) -> None:
     s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
 
 
-def do_form_ground(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    _form(s, card, GROUND_BATTLE)
+def do_form_ground(
+    s: GameState, card: int, group: int, target: int, n: int, unit: int = -1
+) -> None:
+    _form(s, card, GROUND_BATTLE, unit)
 
 
-def do_form_space(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    _form(s, card, SPACE_BATTLE)
+def do_form_space(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+    _form(s, card, SPACE_BATTLE, unit)
 
 
-def do_add(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    u = free_unit(s, s.active[s.player], card)
+def do_add(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+    u = unit if unit >= 0 else free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups[group] = s.groups[group] + (u,)
     s.emit(UnitAdded(s.player, group, card))
@@ -245,19 +253,25 @@ def legal_block(s: GameState) -> list[int]:
     seen: set[int] = set()
     busy, type_of = s.busy, t.type_of
     groups, blocks, gkind = s.groups, s.blocks, s.gkind
-    for u in s.active[1 - s.player]:
+    d = 1 - s.player
+    copied = t.copied_heroes
+    for u in s.active[d]:
         if busy[u] or not t.is_unit[u]:
             continue
         ct = type_of[u]
         if ct in seen:
             continue
         seen.add(ct)
+        start = len(out)
         for g, units in enumerate(groups):
             if not units:
                 continue
             blockers = blocks[g]
             if fits(t, blockers, gkind[g], u) if blockers else starts(t, gkind[g], u):
                 out.append(space.block_base + g * nt + ct)
+        if ct in copied:
+            free = [x for x in s.active[d] if type_of[x] == ct and not busy[x]]
+            out += copy_actions(s, d, free, out[start:])
     return out
 
 
@@ -265,9 +279,9 @@ def begin_block(s: GameState) -> None:
     _offer(s, BLOCK, 1 - s.player, legal_block, begin_target)
 
 
-def do_block(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_block(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
     d = 1 - s.player
-    u = free_unit(s, s.active[d], card)
+    u = unit if unit >= 0 else free_unit(s, s.active[d], card)
     s.busy[u] = 1
     s.blocks[group] = s.blocks[group] + (u,)
     s.emit(Blocked(d, group, card))
@@ -288,6 +302,7 @@ def legal_target(s: GameState) -> list[int]:
     nt = space.ntypes
     zones = [s.active[d], s.inactive[d]] if s.ctx.options.target_inactive else [s.active[d]]
     busy, type_of = s.busy, t.type_of
+    copied = t.copied_heroes
     for g, units in enumerate(s.groups):
         if not units or s.blocks[g] or s.targets[g] >= 0:
             continue
@@ -309,6 +324,9 @@ def legal_target(s: GameState) -> list[int]:
                 )
                 if ok:
                     out.append(base + ct)
+                    if ct in copied:
+                        free = [x for x in zone if type_of[x] == ct and not busy[x]]
+                        out += copy_actions(s, d, free, [base + ct])
     return out
 
 
@@ -316,9 +334,9 @@ def begin_target(s: GameState) -> None:
     _offer(s, TARGET, s.player, legal_target, begin_tricks)
 
 
-def do_target(s: GameState, card: int, group: int, target: int, zone: int) -> None:
+def do_target(s: GameState, card: int, group: int, target: int, zone: int, unit: int = -1) -> None:
     d = 1 - s.player
-    u = free_unit(s, s.inactive[d] if zone else s.active[d], card)
+    u = unit if unit >= 0 else free_unit(s, s.inactive[d] if zone else s.active[d], card)
     s.busy[u] = 1
     s.targets[group] = u
     s.emit(Targeted(s.player, group, card, bool(zone)))
@@ -371,6 +389,14 @@ def legal_tricks(s: GameState) -> list[int]:
                 )
             for h in heroes:
                 out.append(space.psion_id[(ct, h)])
+                if h in t.copied_heroes:
+                    riders = [
+                        x
+                        for z in (s.active[q], s.inactive[q])
+                        for x in z
+                        if type_of[x] == h and s.busy[x] and t.psionic[x]
+                    ]
+                    out += copy_actions(s, q, riders, [space.psion_id[(ct, h)]])
             continue
         ab = ability[c]
         if (ab in (AB_SURPRISE, AB_EXTRA_ATTACK)) and attacking or ab == AB_TRAP and not attacking:
@@ -394,15 +420,21 @@ def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> N
     _next_trick(s)
 
 
-def do_play_psion(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
+def do_play_psion(
+    s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1
+) -> None:
     t = s.ctx.tables
     q = s.to_move
     c = s.take_from_hand(q, card)
-    h = next(
-        u
-        for z in (s.active[q], s.inactive[q])
-        for u in z
-        if t.type_of[u] == hero_type and s.busy[u]
+    h = (
+        unit
+        if unit >= 0
+        else next(
+            u
+            for z in (s.active[q], s.inactive[q])
+            for u in z
+            if t.type_of[u] == hero_type and s.busy[u]
+        )
     )
     s.att[h] = s.att[h] + (c,)
     s.psions = s.psions + ((c, h),)

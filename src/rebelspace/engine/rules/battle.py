@@ -22,6 +22,7 @@ from ..events import (
 from ..state import CASUALTY
 from ..values import defenders, group_damage, group_value, rating, shields_up
 from .attack import begin_attack
+from .copies import copy_actions
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -145,16 +146,25 @@ def eligible(s: GameState) -> list[int]:
 
 
 def legal_casualty(s: GameState) -> list[int]:
-    type_of = s.ctx.tables.type_of
+    t = s.ctx.tables
+    type_of = t.type_of
     base = s.ctx.space.pick_base
-    return [base + ct for ct in sorted({type_of[u] for u in eligible(s)})]
+    can_pick = eligible(s)
+    out = [base + ct for ct in sorted({type_of[u] for u in can_pick})]
+    if t.copied_heroes:
+        assert s.cas is not None
+        side = s.player if s.cas[1] == 0 else 1 - s.player
+        for ct in sorted({type_of[u] for u in can_pick} & t.copied_heroes.keys()):
+            same = [u for u in can_pick if type_of[u] == ct]
+            out += copy_actions(s, side, same, [base + ct])
+    return out
 
 
-def do_pick(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
     assert s.cas is not None
     g, side, budget, kind = s.cas
     t = s.ctx.tables
-    u = next(x for x in eligible(s) if t.type_of[x] == card)
+    u = unit if unit >= 0 else next(x for x in eligible(s) if t.type_of[x] == card)
     bonus = s.atk_bonus if side == 0 else s.def_bonus
     r = rating(s, u, kind) + bonus
     s.emit(CasualtyPicked(s.to_move, g, card, r))

@@ -28,6 +28,7 @@ from ..tables import (
     AB_SABOTEUR,
     AB_SPY,
 )
+from .copies import copy_actions
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -146,6 +147,9 @@ def legal_deploy(s: GameState) -> list[int]:
             attach = space.attach_id
             for h in heroes:
                 out.append(attach[(ct, h)])
+                if h in t.copied_heroes:
+                    mine = [u for u in s.active[p] + s.inactive[p] if type_of[u] == h]
+                    out += copy_actions(s, p, mine, [attach[(ct, h)]])
     return out
 
 
@@ -165,9 +169,9 @@ def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
     s.emit(Deployed(p, card))
 
 
-def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int) -> None:
+def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1) -> None:
     p = s.player
-    h = find_in(s.active[p] + s.inactive[p], s, hero_type)
+    h = unit if unit >= 0 else find_in(s.active[p] + s.inactive[p], s, hero_type)
     c = s.take_from_hand(p, card)
     s.att[h] = s.att[h] + (c,)
     s.points -= s.ctx.tables.cost[c]
@@ -212,6 +216,9 @@ def legal_end(s: GameState) -> list[int]:
         on = space.end_on_id
         for ht in sorted({type_of[u] for u in pool}):
             out.append(on[(ct, ht)])
+            if ab == AB_CONVERT and ht in t.copied_heroes:
+                same = [u for u in pool if type_of[u] == ht]
+                out += copy_actions(s, o, same, [on[(ct, ht)]])
     return out
 
 
@@ -230,14 +237,16 @@ def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> Non
         s.emit(CardsSeen(p, o, tuple(by_name), Seen.SPIES))
 
 
-def do_play_end_on(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_play_end_on(
+    s: GameState, card: int, group: int, target: int, n: int, unit: int = -1
+) -> None:
     t = s.ctx.tables
     p = s.player
     o = 1 - p
     c = s.take_from_hand(p, card)
     ab = t.ability[c]
     if ab == AB_CONVERT:  # R28
-        h = find_in(s.active[o] + s.inactive[o], s, target)
+        h = unit if unit >= 0 else find_in(s.active[o] + s.inactive[o], s, target)
         s.remove_from_play(h)
         s.inactive[p].append(h)
         kept = []
