@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from rebelspace.engine import (
     save_record,
 )
 from rebelspace.sim import agent_seeds, derive_seed, simulate
-from rebelspace.tui import PROMPT, play_game, resolve_choice
+from rebelspace.tui import PROMPT, battle_lines, play_game, resolve_choice
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKED_EXAMPLE = ROOT / "scenarios" / "worked-example.json"
@@ -213,6 +214,32 @@ def test_resolve_choice() -> None:
     assert action is None and "from 1 to 3" in problem
     action, problem = resolve_choice("fly away", legal, lambda text: f"{text} is silly")
     assert (action, problem) == (None, "fly away is silly")
+
+
+def test_battle_shows_current_ratings_that_add_up_to_the_group_values() -> None:
+    """Each unit in a group is shown with its current ratings (attachments, psion cards and
+    the battle bonus of Surprise Attack or Trap counted, R13/R30), as the view gives them: so
+    the group's value is the sum of its units' shown ratings of its kind."""
+    unit = re.compile(r"\((\d+)/(\d+)/(\d+)\)")
+    checked = bonus = 0
+    for seed in range(200, 212):
+        game = new_game(seed, log=False)
+        rng = random.Random(seed)
+        while game.to_move >= 0:
+            view = game.view(REBEL)
+            if view.battle is not None:
+                lines = battle_lines(view.battle, view.active_player, view.step)
+                for g, line in zip(view.battle.groups, lines[1:], strict=False):
+                    if not g.units:
+                        continue
+                    units = line.split(" = ")[0]
+                    k = 0 if g.kind == "ground" else 1
+                    shown = sum(int(m[k]) for m in unit.findall(units))
+                    assert shown == g.attack_value and f" = {g.attack_value}" in line, line
+                    checked += 1
+                bonus += view.battle.attack_bonus > 0
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked > 50 and bonus > 0  # positions with a battle bonus were among them
 
 
 # --- simulate ----------------------------------------------------------------------------------

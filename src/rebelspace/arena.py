@@ -17,8 +17,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from rebelspace.agents.registry import make_agent
-from rebelspace.engine import REBEL, RulesOptions, context_for, new_game
-from rebelspace.engine.cards import CardDB
+from rebelspace.engine import REBEL, CardDB, RulesOptions, context_for, new_game
 from rebelspace.sim import derive_seed, play_out
 
 

@@ -19,19 +19,20 @@ from typing import Any
 from rebelspace import __version__
 from rebelspace.engine import (
     PLAYER_NAMES,
+    CardDataError,
     CardDB,
     RebelSpaceError,
     RecordError,
     RulesOptions,
     ScenarioError,
+    load_cards,
     load_record,
     load_scenario_file,
     new_game,
     replay,
     save_record,
 )
-from rebelspace.engine.cards import deck_report, load_cards
-from rebelspace.engine.errors import CardDataError
+from rebelspace.engine.cards import deck_report
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2

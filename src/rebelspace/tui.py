@@ -2,8 +2,10 @@
 
 Everything shown to the person comes from ``game.view(person)`` (R5): their hand, public
 zones, the battle, hands revealed to them by spies, and the log lines they may read. The
-opponent agent gets its own view. The card list (public, printed on the cards) supplies the
-ratings shown beside units and the battle values.
+numbers beside units and groups are the view's, computed by the engine as the rules use them
+(current ratings, battle values, damage after Defense Shields), never worked out here. What
+happened is told by the events each decision returns, those the person may see. The opponent
+agent gets its own view.
 
 Input and output go through two functions, ``read`` (default ``input``) and ``write`` (default
 ``print``), so a test can script a whole game.
@@ -18,13 +20,17 @@ from rebelspace.agents import Agent
 from rebelspace.engine import (
     PLAYER_NAMES,
     ActionError,
-    CardDB,
+    BattleView,
+    Event,
     GameState,
     InvalidActionError,
     Outcome,
     PlayerView,
+    SideView,
+    UnitView,
+    render_event,
+    visible_events,
 )
-from rebelspace.engine.views import BattleView, SideView, UnitView
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
@@ -33,41 +39,26 @@ QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HELP_WORDS = frozenset({"?", "h", "help"})
 PROMPT = "> "
 NOTHING = "-"
-SIDE_NAMES = ("rebel", "imperial")  # view player names, by player number
 WIDTH = 100  # wrap long zones between card names
 
 
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def unit_value(cards: CardDB, unit: UnitView, kind: str) -> int:
-    """R13: a unit's ground or space rating with its attachments (psion cards played on a hero
-    during an attack phase are among its attachments)."""
-    total = 0
-    for name in (unit.name, *unit.attachments):
-        card = cards.by_name(name)
-        total += card.ground if kind == "ground" else card.space
-    return total
-
-
-def unit_damage(cards: CardDB, unit: UnitView) -> int:
-    return sum(cards.by_name(name).damage for name in (unit.name, *unit.attachments))
-
-
-def unit_text(cards: CardDB, unit: UnitView, side: str) -> str:
-    """``Princess [Laser Sword] (6/0/2)``: name, attachments, then ground/space/damage with the
-    attachments counted; a hero in ``side``'s zone owned by the other side is marked (R28)."""
+def unit_text(unit: UnitView, side: str) -> str:
+    """``Princess [Laser Sword] (6/0/2)``: name, attachments, then the unit's current
+    ground/space/damage (attachments and psion cards counted, and the battle bonus while it
+    fights, R13/R30); a hero in ``side``'s zone owned by the other side is marked (R28)."""
     text = unit.name
     if unit.attachments:
         text += " [" + ", ".join(unit.attachments) + "]"
     if unit.owner != side:
         text += f" (converted {unit.owner} hero)"
-    g, s = unit_value(cards, unit, "ground"), unit_value(cards, unit, "space")
-    return text + f" ({g}/{s}/{unit_damage(cards, unit)})"
+    return text + f" ({unit.ground}/{unit.space}/{unit.damage})"
 
 
-def units_text(cards: CardDB, units: Sequence[UnitView], side: str) -> str:
-    return ", ".join(unit_text(cards, u, side) for u in units) or NOTHING
+def units_text(units: Sequence[UnitView], side: str) -> str:
+    return ", ".join(unit_text(u, side) for u in units) or NOTHING
 
 
 def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
@@ -86,7 +77,7 @@ def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
-def side_lines(cards: CardDB, side: SideView, label: str, deploy_points: int | None) -> list[str]:
+def side_lines(side: SideView, label: str, deploy_points: int | None) -> list[str]:
     top = f", top {side.discard[-1]}" if side.discard else ""
     head = (
         f"{label}: hand {side.hand_size}, deck {side.deck_size}, discard {len(side.discard)}{top}"
@@ -95,8 +86,8 @@ def side_lines(cards: CardDB, side: SideView, label: str, deploy_points: int | N
         head += f", deploy points {deploy_points}"
     lines = [
         head,
-        wrapped("  active:   ", [unit_text(cards, u, side.player) for u in side.active]),
-        wrapped("  inactive: ", [unit_text(cards, u, side.player) for u in side.inactive]),
+        wrapped("  active:   ", [unit_text(u, side.player) for u in side.active]),
+        wrapped("  inactive: ", [unit_text(u, side.player) for u in side.inactive]),
     ]
     if side.hand is not None:
         lines.append(wrapped("  hand:     ", list(side.hand)))
@@ -107,15 +98,9 @@ def side_lines(cards: CardDB, side: SideView, label: str, deploy_points: int | N
 BEFORE_BATTLES = frozenset({"form groups", "ion cannon", "block", "target", "battle tricks"})
 
 
-def shields_up(cards: CardDB, defender: SideView) -> bool:
-    """Whether the defender's Active Zone holds Defense Shields (attacking Ships do no damage)."""
-    return any(cards.by_name(u.name).has("shields") for u in defender.active)
-
-
-def battle_lines(
-    cards: CardDB, battle: BattleView, attacker: str, step: str, *, shields: bool = False
-) -> list[str]:
-    """The attack in progress: each group with its value, its blockers or target.
+def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
+    """The attack in progress: each group with its value, its blockers or target, or the
+    damage it deals unblocked (after Defense Shields, R20), all as the view gives them.
 
     During the battles (casualty picks), groups after the one picking casualties have not
     fought yet; a group before it with no defender either got through or beat its defenders
@@ -134,21 +119,15 @@ def battle_lines(
         if not g.units:
             lines.append(head + "destroyed")
             continue
-        av = sum(unit_value(cards, u, g.kind) + battle.attack_bonus for u in g.units)
-        text = f"{head}{units_text(cards, g.units, attacker)} = {av}"
+        text = f"{head}{units_text(g.units, attacker)} = {g.attack_value}"
         if g.blockers:
-            dv = sum(unit_value(cards, u, g.kind) + battle.defense_bonus for u in g.blockers)
-            text += f"; blocked by {units_text(cards, g.blockers, defender)} = {dv}"
+            text += f"; blocked by {units_text(g.blockers, defender)} = {g.defense_value}"
         elif g.target is not None:
-            dv = unit_value(cards, g.target, g.kind) + battle.defense_bonus
-            text += f"; targets {unit_text(cards, g.target, defender)} = {dv}"
-        elif step in BEFORE_BATTLES or (fighting is not None and g.number > fighting):
-            damage = sum(
-                unit_damage(cards, u)
-                for u in g.units
-                if not (shields and cards.by_name(u.name).has("ship"))
-            )
-            text += f"; unblocked, damage {damage}"
+            text += f"; targets {unit_text(g.target, defender)} = {g.defense_value}"
+        elif g.damage is not None and (
+            step in BEFORE_BATTLES or (fighting is not None and g.number > fighting)
+        ):
+            text += f"; unblocked, damage {g.damage}"
         elif g.number == fighting:
             text += "; won its battle"
         else:
@@ -164,7 +143,7 @@ def battle_lines(
     return lines
 
 
-def view_lines(cards: CardDB, view: PlayerView) -> list[str]:
+def view_lines(view: PlayerView) -> list[str]:
     """The whole table as ``view.player`` sees it, without the log and the action list."""
     me = view.player.capitalize()
     whose = "your" if view.active_player == view.player else f"{view.active_player.capitalize()}'s"
@@ -177,18 +156,11 @@ def view_lines(cards: CardDB, view: PlayerView) -> list[str]:
     )
     lines = [
         f"=== Turn {view.turn}: {whose} turn, {view.phase} phase ({view.step}); {deciding} ===",
-        *side_lines(cards, view.opponent, f"{view.opponent.player.capitalize()} (opponent)", None),
-        *side_lines(cards, view.you, f"{me} (you)", view.deploy_points),
+        *side_lines(view.opponent, f"{view.opponent.player.capitalize()} (opponent)", None),
+        *side_lines(view.you, f"{me} (you)", view.deploy_points),
     ]
     if view.battle is not None:
-        defender = view.you if view.active_player != view.player else view.opponent
-        lines += battle_lines(
-            cards,
-            view.battle,
-            view.active_player,
-            view.step,
-            shields=shields_up(cards, defender),
-        )
+        lines += battle_lines(view.battle, view.active_player, view.step)
     for turn, hand in view.revealed_hands:
         seen = ", ".join(hand) or "no cards"
         lines.append(
@@ -278,28 +250,28 @@ def play_game(
     if the person quit (q, end of input, Ctrl-C). ``game`` is left where play stopped, so the
     caller can save its record either way."""
     other = 1 - person
-    shown = 0  # log lines of the person's view already written
+    names = game.ctx.tables.names  # card names by type index, as events name cards
+    pending: list[Event] = []  # events the person has not been told about yet
 
-    def write_new_log() -> None:
-        nonlocal shown
-        lines = game.view(person).log
-        for line in lines[shown:]:
-            write(f"  | {line}")
-        shown = len(lines)
+    def write_events() -> None:
+        for event in visible_events(pending, person):
+            write(f"  | {render_event(event, names)}")
+        pending.clear()
 
     write(f"You play {PLAYER_NAMES[person]} against {opponent!r}. Game seed {game.seed}.")
     write("Answer with an action's number or text; q quits, ? shows the table again.")
+    pending.extend(game.visible_events(person))  # the game so far: starting hands and all
     try:
         while game.to_move >= 0:
-            write_new_log()
+            write_events()
             if game.to_move == other:
                 legal = game.legal_actions()
-                game.apply(opponent.act(game.view(other), legal), player=other)
+                pending.extend(game.apply(opponent.act(game.view(other), legal), player=other))
                 continue
-            game.apply(_ask(game, person, read, write), player=person)
+            pending.extend(game.apply(_ask(game, person, read, write), player=person))
     except _Quit:
         write(f"You left the game on turn {game.turn}.")
-    write_new_log()
+    write_events()
     outcome = game.outcome
     if outcome is not None:
         verdict = "You win!" if outcome.winner == person else "You lose."
@@ -311,7 +283,7 @@ def play_game(
 def _ask(game: GameState, person: int, read: Reader, write: Writer) -> int:
     view = game.view(person)
     legal = [(a.id, a.text) for a in view.legal_actions]
-    for line in view_lines(game.cards, view) + ["Your choices:"] + action_lines(legal):
+    for line in view_lines(view) + ["Your choices:"] + action_lines(legal):
         write(line)
     why = _why_illegal(game, person)
     while True:
@@ -324,7 +296,7 @@ def _ask(game: GameState, person: int, read: Reader, write: Writer) -> int:
         if word in QUIT_WORDS:
             raise _Quit
         if word in HELP_WORDS:
-            for line in view_lines(game.cards, view) + ["Your choices:"] + action_lines(legal):
+            for line in view_lines(view) + ["Your choices:"] + action_lines(legal):
                 write(line)
             continue
         action, problem = resolve_choice(answer, legal, why)
@@ -343,25 +315,18 @@ def unit_dict(unit: UnitView) -> dict[str, Any]:
     return {"name": unit.name, "attachments": list(unit.attachments)}
 
 
-def battle_dict(cards: CardDB, battle: BattleView, attacker: str) -> dict[str, Any]:
+def battle_dict(battle: BattleView, attacker: str) -> dict[str, Any]:
     groups = []
     for g in battle.groups:
-        defending = g.blockers or ((g.target,) if g.target is not None else ())
         groups.append(
             {
                 "number": g.number,
                 "kind": g.kind,
                 "units": [unit_dict(u) for u in g.units],
-                "value": sum(unit_value(cards, u, g.kind) + battle.attack_bonus for u in g.units)
-                if g.units
-                else None,
+                "value": g.attack_value if g.units else None,
                 "blockers": [unit_dict(u) for u in g.blockers],
                 "target": unit_dict(g.target) if g.target is not None else None,
-                "defense_value": sum(
-                    unit_value(cards, u, g.kind) + battle.defense_bonus for u in defending
-                )
-                if defending
-                else None,
+                "defense_value": g.defense_value,
             }
         )
     return {
@@ -404,7 +369,7 @@ def position_dict(game: GameState) -> dict[str, Any]:
         "to_move": v.to_move,
         "deploy_points": v.deploy_points,
         "zones": zones,
-        "battle": None if v.battle is None else battle_dict(game.cards, v.battle, v.active_player),
+        "battle": None if v.battle is None else battle_dict(v.battle, v.active_player),
         "legal_actions": game.legal_action_texts(),
         "winner": v.winner,
         "end_reason": v.end_reason,
@@ -414,7 +379,6 @@ def position_dict(game: GameState) -> dict[str, Any]:
 
 def position_lines(game: GameState, width: int = WIDTH) -> list[str]:
     """``position_dict`` as readable text (``rebelspace scenario``)."""
-    cards = game.cards
     views = (game.view(0), game.view(1))
     v = views[0]
     deciding = "game over" if v.to_move is None else f"{v.to_move.capitalize()} to decide"
@@ -431,14 +395,11 @@ def position_lines(game: GameState, width: int = WIDTH) -> list[str]:
             wrapped(f"  hand ({side.hand_size}): ", list(side.hand or ()), width),
             wrapped(f"  deck ({len(deck)}, top first): ", deck, width),
             wrapped(f"  discard ({len(side.discard)}): ", list(side.discard), width),
-            wrapped("  active:   ", [unit_text(cards, u, side.player) for u in side.active]),
-            wrapped("  inactive: ", [unit_text(cards, u, side.player) for u in side.inactive]),
+            wrapped("  active:   ", [unit_text(u, side.player) for u in side.active]),
+            wrapped("  inactive: ", [unit_text(u, side.player) for u in side.inactive]),
         ]
     if v.battle is not None:
-        defender = views[1 - SIDE_NAMES.index(v.active_player)].you
-        lines += battle_lines(
-            cards, v.battle, v.active_player, v.step, shields=shields_up(cards, defender)
-        )
+        lines += battle_lines(v.battle, v.active_player, v.step)
     if v.winner is not None:
         lines.append(f"Game over: {v.winner.capitalize()} wins ({v.end_reason})")
     else:

@@ -15,8 +15,7 @@ from heuristic_bench import play_vs_random
 
 from rebelspace.agents import RandomAgent
 from rebelspace.agents.heuristic import HeuristicAgent, clear_plan_cache, heuristic_action
-from rebelspace.engine import GameState, load_scenario, new_game
-from rebelspace.engine.state import CASUALTY, DEPLOY, END, FORM, TARGET, TRICKS
+from rebelspace.engine import GameState, Step, load_scenario, new_game
 from rebelspace.sim import play_out
 
 REBEL, IMPERIAL = 0, 1
@@ -237,7 +236,7 @@ def test_targets_a_hero_it_beats() -> None:
         imperial={"inactive": ["Troopers", "Bounty Hunter"]},
         battle={"step": "target", "groups": [{"kind": "ground", "units": ["Young Protagonist"]}]},
     )
-    assert game.step == TARGET
+    assert game.step == Step.TARGET
     assert choose(game) == "group 1 targets inactive Bounty Hunter"
 
 
@@ -267,7 +266,7 @@ def test_plays_surprise_attack_to_turn_a_lost_battle() -> None:
             ],
         },
     )
-    assert game.step == TRICKS
+    assert game.step == Step.TRICKS
     assert choose(game) == "play Surprise Attack"
 
 
@@ -347,7 +346,7 @@ def test_picks_the_most_costly_casualties() -> None:
         },
         actions=["pass", "pass"],
     )
-    assert game.step == CASUALTY and game.to_move == IMPERIAL
+    assert game.step == Step.CASUALTY and game.to_move == IMPERIAL
     picks = play_step(game)
     assert picks[0] == "pick Air Speeders as a casualty"
     assert sorted(picks) == [
@@ -365,7 +364,7 @@ def test_deploys_the_best_use_of_the_points() -> None:
         phase="deploy",
         rebel={"hand": ["Rebel Soldier", "Princess", "Surprise Attack"]},
     )
-    assert game.step == DEPLOY
+    assert game.step == Step.DEPLOY
     assert play_step(game) == ["deploy Princess", "done deploying"]
 
 
@@ -397,7 +396,7 @@ def test_converts_the_best_opposing_hero() -> None:
         rebel={"hand": ["Convert"]},
         imperial={"active": ["Imperial Captain"], "inactive": ["Mysterious Emperor"]},
     )
-    assert game.step == END
+    assert game.step == Step.END
     assert choose(game) == "play Convert on Mysterious Emperor"
 
 
@@ -482,7 +481,7 @@ def test_the_plan_cache_never_changes_a_choice() -> None:
         while game.to_move >= 0:
             legal = game.legal_actions()
             cached = heuristic_action(game, legal, random.Random(seed))
-            if game.step == FORM:
+            if game.step == Step.FORM:
                 clear_plan_cache()
                 assert heuristic_action(game, legal, random.Random(seed)) == cached
             game.apply(cached if rng.random() < 0.8 else legal[rng.randrange(len(legal))])

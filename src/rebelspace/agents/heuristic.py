@@ -45,24 +45,27 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from rebelspace.engine import GameContext, GameState, PlayerView, context_for
-from rebelspace.engine.actions import Kind
-from rebelspace.engine.cache import per_object
-from rebelspace.engine.rules.attack import fits, starts
-from rebelspace.engine.rules.battle import eligible
-from rebelspace.engine.sampling import sample_state
-from rebelspace.engine.state import GROUND_BATTLE, SPACE_BATTLE
-from rebelspace.engine.tables import (
-    AB_CONVERT,
-    AB_EXTRA_ATTACK,
-    AB_HERO_FROM_DECK,
-    AB_HERO_FROM_DISCARD,
-    AB_SABOTEUR,
-    AB_SPY,
-    AB_SURPRISE,
-    AB_TRAP,
-    Tables,
+from rebelspace.engine import (
+    Ability,
+    GameContext,
+    GameState,
+    GroupKind,
+    Kind,
+    PlayerView,
+    can_join_group,
+    can_start_group,
+    casualty_candidates,
+    context_for,
+    damage,
+    defenders,
+    group_damage,
+    group_value,
+    rating,
+    shields_up,
+    unit_stats,
 )
+from rebelspace.engine.cache import per_object
+from rebelspace.engine.sampling import sample_state
 
 # Everything below is measured in cards of a deck: one point of damage costs the defender one.
 W_DAMAGE = 1.0
@@ -76,7 +79,9 @@ RECRUIT_MIN_DECK = 8  # Recruit/Shuttle take a card from the deck: not when it i
 TRICK_MIN_GAIN = 0.5  # play a battle trick only when it improves the battles this much
 TARGET_MIN_GAIN = 0.0  # target a unit only when its worth beats the damage given up by this
 
-Groups = list[tuple[int, list[int]]]  # (GROUND_BATTLE or SPACE_BATTLE, units in adding order)
+Groups = list[tuple[int, list[int]]]  # (GroupKind, units in adding order)
+
+GROUND, SPACE = GroupKind.GROUND, GroupKind.SPACE
 
 
 # ----------------------------------------------------------------------------- card facts
@@ -87,7 +92,8 @@ class _Facts:
 
     __slots__ = ("worth", "att_worth", "use", "ability_of_type", "first_of_type")
 
-    def __init__(self, t: Tables) -> None:
+    def __init__(self, ctx: GameContext) -> None:
+        t = ctx.tables
         ntypes = len(t.names)
         worth: list[float] = []
         att_worth: list[float] = []
@@ -133,26 +139,10 @@ class _Facts:
         self.first_of_type = tuple(first)
 
 
-_facts = per_object(_Facts)  # per card list and rules: built once, shared by every decision
+_facts = per_object(_Facts)  # per game context: built once, shared by every decision
 
 
 # ----------------------------------------------------------------------------- small helpers
-
-
-def _rating(s: GameState, table: tuple[int, ...], u: int) -> int:
-    """R13: a unit's rating from ``table`` (ground or space) with its attachments."""
-    r = table[u]
-    for a in s.att[u]:
-        r += table[a]
-    return r
-
-
-def _damage(s: GameState, u: int) -> int:
-    dmg = s.ctx.tables.damage
-    d = dmg[u]
-    for a in s.att[u]:
-        d += dmg[a]
-    return d
 
 
 def _worth(s: GameState, f: _Facts, u: int) -> float:
@@ -163,20 +153,11 @@ def _worth(s: GameState, f: _Facts, u: int) -> float:
     return w
 
 
-def _shielded(s: GameState, t: Tables, p: int) -> bool:
-    """Do ``p``'s active Defense Shields stop attacking Ships' damage (R20)?"""
-    return any(t.shields[u] for u in s.active[p])
-
-
-def _threat(s: GameState, t: Tables, p: int) -> int:
+def _threat(s: GameState, p: int) -> int:
     """Damage ``p``'s units in play could deal on ``p``'s next attack, unblocked."""
-    shields = _shielded(s, t, 1 - p)
-    total = 0
-    for zone in (s.active[p], s.inactive[p]):
-        for u in zone:
-            if t.can_attack[u] and not (shields and t.ship[u]):
-                total += _damage(s, u)
-    return total
+    can_attack = s.ctx.tables.can_attack
+    units = tuple(u for zone in (s.active[p], s.inactive[p]) for u in zone if can_attack[u])
+    return group_damage(s, units, shields_up(s, 1 - p)).damage
 
 
 def _casualty_loss(units: list[tuple[int, float]], budget: int) -> float:
@@ -316,7 +297,6 @@ def _score_blocks(
 
 
 def _draw(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
-    t = s.ctx.tables
     dec = s.ctx.space.decoded
     p = s.to_move
     ns = sorted(dec[a][4] for a in legal)
@@ -324,7 +304,7 @@ def _draw(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     deck = len(s.deck[p])
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
         hi -= 1
-    low = deck - hi <= _threat(s, t, 1 - p) + DECK_MARGIN
+    low = deck - hi <= _threat(s, 1 - p) + DECK_MARGIN
     n = lo if low or len(s.hand[p]) >= HAND_FULL else hi
     return s.ctx.space.draw_base + n
 
@@ -332,11 +312,11 @@ def _draw(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
 # ----------------------------------------------------------------------------- forming groups
 
 
-def _attackers(s: GameState, t: Tables, f: _Facts) -> tuple[list[list[int]], list[list[int]]]:
+def _attackers(s: GameState) -> tuple[list[list[int]], list[list[int]]]:
     """Ground and space packets: units that go into a group together (a space hero rides with
     the Fighter or Ship whose place it takes, R12/R35)."""
+    t = s.ctx.tables
     p = s.player
-    gr, sp = t.ground, t.space
     ground: list[list[int]] = []
     space: list[list[int]] = []
     heroes: list[tuple[int, int, int]] = []
@@ -346,8 +326,10 @@ def _attackers(s: GameState, t: Tables, f: _Facts) -> tuple[list[list[int]], lis
         if not t.can_attack[u]:
             continue
         if t.is_hero[u]:
-            heroes.append((_rating(s, gr, u), _rating(s, sp, u), u))
-        elif t.is_space_unit[u] and not (t.is_ground_unit[u] and gr[u] >= sp[u]):
+            heroes.append((rating(s, u, GROUND), rating(s, u, SPACE), u))
+        elif t.is_space_unit[u] and not (
+            t.is_ground_unit[u] and rating(s, u, GROUND) >= rating(s, u, SPACE)
+        ):
             packet = [u]
             space.append(packet)
             if t.fighter[u]:
@@ -394,7 +376,6 @@ def _cover(packets: list[tuple[int, list[int]]], threshold: int, cap: int) -> li
 
 def _plan_kind(
     s: GameState,
-    t: Tables,
     f: _Facts,
     kind: int,
     packets: list[list[int]],
@@ -404,28 +385,27 @@ def _plan_kind(
     expected through)."""
     if not packets or cap <= 0:
         return 0.0, [], 0
+    t = s.ctx.tables
     p = s.player
     d = 1 - p
-    table = t.ground if kind == GROUND_BATTLE else t.space
-    shields = _shielded(s, t, d)
-    cannon = any(t.ion_cannon[u] for u in s.active[d]) and kind == SPACE_BATTLE
+    cannon = any(t.ion_cannon[u] for u in s.active[d]) and kind == SPACE
     tie_both = s.ctx.options.tie == "both"
     deck = len(s.deck[d])
-    # Unit facts: value, damage (Shields stop Ships', R20), worth.
-    facts: dict[int, tuple[int, int, float]] = {}
-    for packet in packets:
-        for u in packet:
-            dmg = 0 if shields and t.ship[u] else _damage(s, u)
-            facts[u] = (_rating(s, table, u), dmg, _worth(s, f, u))
+    # Unit facts: value, damage (what counts once Shields stop Ships', R20), worth.
+    units = tuple(u for packet in packets for u in packet)
+    dealt = dict(group_damage(s, units, shields_up(s, d)).dealers)
+    facts: dict[int, tuple[int, int, float]] = {
+        u: (rating(s, u, kind), dealt.get(u, 0), _worth(s, f, u)) for u in units
+    }
     blockers: list[_Blocker] = []
-    gr, sp = t.ground, t.space
     for u in s.active[d]:
         if not t.is_unit[u]:
             continue
         ok_g = t.is_ground_unit[u] or t.is_hero[u]
         ok_s = t.is_space_unit[u]
-        if ok_g if kind == GROUND_BATTLE else ok_s:
-            blockers.append(((_rating(s, gr, u), _rating(s, sp, u)), _worth(s, f, u), (ok_g, ok_s)))
+        if ok_g if kind == GROUND else ok_s:
+            ratings = (rating(s, u, GROUND), rating(s, u, SPACE))
+            blockers.append((ratings, _worth(s, f, u), (ok_g, ok_s)))
     sized = sorted(((sum(facts[u][0] for u in pk), pk) for pk in packets), key=lambda x: -x[0])
     values = sorted((b[0][kind] for b in blockers), reverse=True)
     thresholds = {-1}
@@ -440,7 +420,9 @@ def _plan_kind(
     best_damage = 0
     for groups in candidates:
         for _ in range(2):
-            score, losers, dmg = _evaluate(groups, facts, blockers, kind, deck, tie_both, cannon, t)
+            score, losers, dmg = _evaluate(
+                groups, facts, blockers, kind, deck, tie_both, cannon, t.ship
+            )
             if score > best_score:
                 best_score, best, best_damage = score, groups, dmg
             if not losers or len(losers) == len(groups):
@@ -458,17 +440,17 @@ def _evaluate(
     deck: int,
     tie_both: bool,
     cannon: bool,
-    t: Tables,
+    ship: Sequence[bool],
 ) -> tuple[float, set[int], int]:
     """Score of attacking with ``groups`` against the blocks the defender would make, the
     groups those blocks beat, and the damage that gets through."""
     ion_loss = 0.0
     if cannon:  # R14: the defender destroys the biggest Ship before blocks
-        ships = [(facts[u][0], u) for g in groups for u in g if t.ship[u]]
+        ships = [(facts[u][0], u) for g in groups for u in g if ship[u]]
         if ships:
-            _, ship = max(ships)
-            ion_loss = facts[ship][2]
-            groups = [[u for u in g if u != ship] for g in groups]
+            _, biggest = max(ships)
+            ion_loss = facts[biggest][2]
+            groups = [[u for u in g if u != biggest] for g in groups]
     model: list[_Group] = []
     for g in groups:
         members = [(facts[u][0], facts[u][2]) for u in g]
@@ -529,22 +511,19 @@ def _attack_plan(s: GameState) -> Groups:
 
 
 def _make_attack_plan(s: GameState) -> Groups:
-    t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     cap = s.ctx.options.max_groups
-    ground, space = _attackers(s, t, f)
-    _, space_groups, space_damage = _plan_kind(s, t, f, SPACE_BATTLE, space, cap)
-    _, ground_groups, ground_damage = _plan_kind(
-        s, t, f, GROUND_BATTLE, ground, cap - len(space_groups)
-    )
-    plan: Groups = [(GROUND_BATTLE, g) for g in ground_groups]
-    plan.extend((SPACE_BATTLE, g) for g in space_groups)
+    ground, space = _attackers(s)
+    _, space_groups, space_damage = _plan_kind(s, f, SPACE, space, cap)
+    _, ground_groups, ground_damage = _plan_kind(s, f, GROUND, ground, cap - len(space_groups))
+    plan: Groups = [(GROUND, g) for g in ground_groups]
+    plan.extend((SPACE, g) for g in space_groups)
     if space_damage + ground_damage < len(s.deck[1 - s.player]) - 1:
-        plan = _keep_guard(s, t, plan)
+        plan = _keep_guard(s, plan)
     return plan
 
 
-def _keep_guard(s: GameState, t: Tables, plan: Groups) -> Groups:
+def _keep_guard(s: GameState, plan: Groups) -> Groups:
     """Hold back enough units to survive the counterattack, if this attack does not win.
 
     Units that attack are inactive on the opponent's next turn (R21) and cannot block. The
@@ -553,16 +532,15 @@ def _keep_guard(s: GameState, t: Tables, plan: Groups) -> Groups:
     one card or less (a loss at the next draw, R9), units are kept home, least damaging
     first, until it would not; unless even keeping everyone home would not save the deck.
     """
+    t = s.ctx.tables
     p = s.player
     d = 1 - p
-    shields = _shielded(s, t, p)
     theirs: tuple[list[int], list[int]] = ([], [])
-    for zone in (s.active[d], s.inactive[d]):
-        for u in zone:
-            dmg = 0 if shields and t.ship[u] else _damage(s, u)
-            if t.can_attack[u] and dmg > 0:
-                space_only = t.is_space_unit[u] and not t.is_ground_unit[u]
-                theirs[SPACE_BATTLE if space_only else GROUND_BATTLE].append(dmg)
+    able = tuple(u for zone in (s.active[d], s.inactive[d]) for u in zone if t.can_attack[u])
+    for u, dmg in group_damage(s, able, shields_up(s, p)).dealers:  # R20: Ships' stopped
+        if dmg > 0:
+            space_only = t.is_space_unit[u] and not t.is_ground_unit[u]
+            theirs[SPACE if space_only else GROUND].append(dmg)
     for damages in theirs:
         damages.sort(reverse=True)
     limit = len(s.deck[p]) - 2
@@ -573,15 +551,15 @@ def _keep_guard(s: GameState, t: Tables, plan: Groups) -> Groups:
             if u in attacking or not t.is_unit[u]:
                 continue
             if t.is_ground_unit[u] or t.is_hero[u]:
-                blockers[GROUND_BATTLE] += 1
+                blockers[GROUND] += 1
             if t.is_space_unit[u]:
-                blockers[SPACE_BATTLE] += 1
+                blockers[SPACE] += 1
         return sum(theirs[0][blockers[0] :]) + sum(theirs[1][blockers[1] :])
 
     attacking = {u for _, units in plan for u in units}
     if incoming(attacking) <= limit or incoming(set()) > limit:
         return plan
-    for u in sorted(attacking, key=lambda u: (_damage(s, u), -_rating(s, t.ground, u), u)):
+    for u in sorted(attacking, key=lambda u: (damage(s, u), -rating(s, u, GROUND), u)):
         before = incoming(attacking)
         attacking.discard(u)
         if incoming(attacking) == before:
@@ -593,7 +571,7 @@ def _keep_guard(s: GameState, t: Tables, plan: Groups) -> Groups:
         kept: list[int] = []
         # Non-heroes first: a hero cannot start a space group, and rides only in a free place.
         for u in sorted((u for u in units if u in attacking), key=lambda u: t.is_hero[u]):
-            if starts(t, kind, u) if not kept else fits(t, tuple(kept), kind, u):
+            if can_start_group(t, kind, u) if not kept else can_join_group(t, tuple(kept), kind, u):
                 kept.append(u)
         if kept:
             out.append((kind, kept))
@@ -620,7 +598,7 @@ def _form(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
                 if a in allowed:
                     return a
             continue
-        base = space.form_ground_base if kind == GROUND_BATTLE else space.form_space_base
+        base = space.form_ground_base if kind == GROUND else space.form_space_base
         a = base + type_of[units[0]]
         if a in allowed:
             return a
@@ -633,7 +611,7 @@ def _form(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
 
 def _ion(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     dec = s.ctx.space.decoded
     best, best_key = s.ctx.space.ion_hold, (-1, -1.0)
     for a in legal:
@@ -651,35 +629,37 @@ def _ion(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
 
 def _block(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     space = s.ctx.space
     nt = space.ntypes
     type_of = t.type_of
     d = s.to_move
-    shields = _shielded(s, t, d)
-    gr, sp = t.ground, t.space
+    shields = shields_up(s, d)
+    bonus = s.atk_bonus
     groups: list[_Group] = []
     index: list[int] = []
     for g, units in enumerate(s.groups):
         if not units:
             continue
         kind = s.gkind[g]
-        table = gr if kind == GROUND_BATTLE else sp
-        members = [(_rating(s, table, u) + s.atk_bonus, _worth(s, f, u)) for u in units]
-        dmg = sum(_damage(s, u) for u in units if not (shields and t.ship[u]))
-        groups.append((sum(m[0] for m in members), dmg, sum(m[1] for m in members), kind, members))
+        members = [(rating(s, u, kind) + bonus, _worth(s, f, u)) for u in units]
+        value = group_value(s, units, kind, bonus)
+        dmg = group_damage(s, units, shields).damage
+        groups.append((value, dmg, sum(m[1] for m in members), kind, members))
         index.append(g)
     pool = [u for u in s.active[d] if t.is_unit[u]]
     bonus = s.def_bonus
-    blockers: list[_Blocker] = [
-        (
-            (_rating(s, gr, u) + bonus, _rating(s, sp, u) + bonus),
-            _worth(s, f, u),
-            (t.is_ground_unit[u] or t.is_hero[u], t.is_space_unit[u]),
+    blockers: list[_Blocker] = []
+    for u in pool:
+        stats = unit_stats(s, u, bonus)
+        blockers.append(
+            (
+                (stats.ground, stats.space),
+                _worth(s, f, u),
+                (t.is_ground_unit[u] or t.is_hero[u], t.is_space_unit[u]),
+            )
         )
-        for u in pool
-    ]
-    surprise = 2 if _opponent_may_hold(s, s.player, AB_SURPRISE) else 0
+    surprise = 2 if _opponent_may_hold(s, s.player, Ability.SURPRISE) else 0
     assign = _assign_blocks(groups, blockers, len(s.deck[d]), s.ctx.options.tie == "both", surprise)
     allowed = set(legal)
     for i, chosen in enumerate(assign):
@@ -711,38 +691,39 @@ def _opponent_may_hold(s: GameState, o: int, ability: int) -> bool:
 
 def _target(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     space = s.ctx.space
     dec = space.decoded
     p = s.player
     d = 1 - p
-    shields = _shielded(s, t, d)
-    damage: dict[int, int] = {}
+    shields = shields_up(s, d)
+    dealt: dict[int, int] = {}
     total = 0
     for g, units in enumerate(s.groups):
         if units and not s.blocks[g] and s.targets[g] < 0:
-            damage[g] = sum(_damage(s, u) for u in units if not (shields and t.ship[u]))
-            total += damage[g]
+            dealt[g] = group_damage(s, units, shields).damage
+            total += dealt[g]
     deck = len(s.deck[d])
-    margin = 2 if _opponent_may_hold(s, d, AB_TRAP) else 0
+    margin = 2 if _opponent_may_hold(s, d, Ability.TRAP) else 0
     best, best_gain = space.done_targeting, TARGET_MIN_GAIN
     for a in legal:
         kind, card, g, _, zone = dec[a]
         if kind != Kind.TARGET:
             continue
-        if total >= deck - 1 and total - damage[g] < deck - 1:
+        if total >= deck - 1 and total - dealt[g] < deck - 1:
             continue  # the damage wins the game (R9, R37)
-        table = t.ground if s.gkind[g] == GROUND_BATTLE else t.space
+        kind = s.gkind[g]
         u = next(
             x
             for x in (s.inactive[d] if zone else s.active[d])
             if t.type_of[x] == card and not s.busy[x]
         )
-        tv = _rating(s, table, u) + s.def_bonus
-        members = [(_rating(s, table, x) + s.atk_bonus, _worth(s, f, x)) for x in s.groups[g]]
-        if sum(m[0] for m in members) <= tv + margin:
+        tv = group_value(s, (u,), kind, s.def_bonus)
+        units = s.groups[g]
+        if group_value(s, units, kind, s.atk_bonus) <= tv + margin:
             continue
-        gain = _worth(s, f, u) - _casualty_loss(members, tv) - damage[g] * W_DAMAGE
+        members = [(rating(s, x, kind) + s.atk_bonus, _worth(s, f, x)) for x in units]
+        gain = _worth(s, f, u) - _casualty_loss(members, tv) - dealt[g] * W_DAMAGE
         if gain > best_gain:
             best, best_gain = a, gain
     return best
@@ -756,27 +737,23 @@ def _battles_score(
 ) -> float:
     """Worth destroyed on the other side minus worth lost by ``q`` in the battles to come,
     with these bonuses (R30) and ``extra`` (ground, space) on ``hero`` (a psion card, R24)."""
-    t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     tie = s.ctx.options.tie
     score = 0.0
     attacker = s.player
     for g in range(s.battle_next, len(s.groups)):
         units = s.groups[g]
-        defending = s.blocks[g] or ((s.targets[g],) if s.targets[g] >= 0 else ())
+        defending = defenders(s, g)
         if not units or not defending:
             continue
         kind = s.gkind[g]
-        table = t.ground if kind == GROUND_BATTLE else t.space
-        av = 0
+        av = group_value(s, units, kind, atk_bonus) + (extra[kind] if hero in units else 0)
         aw = 0.0
         for u in units:
-            av += _rating(s, table, u) + atk_bonus + (extra[kind] if u == hero else 0)
             aw += _worth(s, f, u)
-        dv = 0
+        dv = group_value(s, defending, kind, def_bonus) + (extra[kind] if hero in defending else 0)
         dw = 0.0
         for u in defending:
-            dv += _rating(s, table, u) + def_bonus + (extra[kind] if u == hero else 0)
             dw += _worth(s, f, u)
         if av > dv or av == dv and tie == "attacker":
             swing = dw
@@ -790,7 +767,7 @@ def _battles_score(
 
 def _tricks(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     space = s.ctx.space
     dec = space.decoded
     q = s.to_move
@@ -801,13 +778,13 @@ def _tricks(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
         kind, card, _, hero_type, _ = dec[a]
         if kind == Kind.PLAY_TRICK:
             ab = f.ability_of_type[card]
-            if ab == AB_SURPRISE:
+            if ab == Ability.SURPRISE:
                 gain = _battles_score(s, q, s.atk_bonus + 2, s.def_bonus, -1, (0, 0)) - base
-            elif ab == AB_TRAP:
+            elif ab == Ability.TRAP:
                 gain = _battles_score(s, q, s.atk_bonus, s.def_bonus + 2, -1, (0, 0)) - base
-            elif ab == AB_EXTRA_ATTACK:
+            elif ab == Ability.EXTRA_ATTACK:
                 free = [u for u in s.active[p] if t.can_attack[u] and not s.busy[u]]
-                gain = 0.5 * sum(_damage(s, u) for u in free)
+                gain = 0.5 * sum(damage(s, u) for u in free)
             else:
                 continue
         elif kind == Kind.PLAY_PSION:
@@ -837,12 +814,11 @@ def _tricks(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
 def _casualty(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     """Pick the most costly set of the winner's units the budget allows (R19), best first."""
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     assert s.cas is not None
     g, side, budget, kind = s.cas
-    table = t.ground if kind == GROUND_BATTLE else t.space
     bonus = s.atk_bonus if side == 0 else s.def_bonus
-    items = [(_rating(s, table, u) + bonus, _worth(s, f, u), u) for u in eligible(s)]
+    items = [(rating(s, u, kind) + bonus, _worth(s, f, u), u) for u in casualty_candidates(s)]
     winners = s.groups[g] if side == 0 else (s.blocks[g] or (s.targets[g],))
     most = len(winners) - 1  # the winning group keeps one unit
     # Knapsack over the eligible units: best[b] = (worth, units) within rating budget b.
@@ -853,15 +829,16 @@ def _casualty(s: GameState, legal: Sequence[int], rng: random.Random | None) -> 
             if worth + w > best[b][0] and len(units) < most:
                 best[b] = (worth + w, (*units, u))
     chosen = best[budget][1] or tuple(u for _, _, u in items)
-    pick = max(chosen, key=lambda u: (_worth(s, f, u), _rating(s, table, u)))
+    pick = max(chosen, key=lambda u: (_worth(s, f, u), rating(s, u, kind)))
     return s.ctx.space.pick_base + t.type_of[pick]
 
 
 # ----------------------------------------------------------------------------- deploy
 
 
-def _deploy_use(s: GameState, t: Tables, f: _Facts, i: int, p: int) -> float:
+def _deploy_use(s: GameState, f: _Facts, i: int, p: int) -> float:
     """How useful card ``i`` would be in play for ``p`` now."""
+    t = s.ctx.tables
     o = 1 - p
     use = f.use[i]
     if t.ion_cannon[i] or t.shields[i]:
@@ -876,7 +853,7 @@ def _deploy_use(s: GameState, t: Tables, f: _Facts, i: int, p: int) -> float:
 
 def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     space = s.ctx.space
     dec = space.decoded
     p = s.to_move
@@ -887,7 +864,7 @@ def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
     for z in (s.active[p], s.inactive[p]):
         for u in z:
             if t.is_hero[u]:
-                hero_strength[t.type_of[u]] = _rating(s, t.ground, u) + _rating(s, t.space, u)
+                hero_strength[t.type_of[u]] = rating(s, u, GROUND) + rating(s, u, SPACE)
     # Items: (use, cost, action). Each attachment goes on the strongest hero only.
     items: list[tuple[float, int, int]] = []
     attach_best: dict[int, tuple[int, int]] = {}
@@ -895,7 +872,7 @@ def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
         kind, card, _, hero_type, _ = dec[a]
         i = f.first_of_type[card]
         if kind == Kind.DEPLOY:
-            use = _deploy_use(s, t, f, i, p)
+            use = _deploy_use(s, f, i, p)
             if use > 0:
                 n = min(counts.get(card, 0), s.points // max(t.cost[i], 1))
                 items.extend([(use, t.cost[i], a)] * n)
@@ -934,7 +911,7 @@ def _knapsack(items: list[tuple[float, int, int]], points: int) -> tuple[float, 
 
 def _end(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     space = s.ctx.space
     dec = space.decoded
     p = s.player
@@ -947,23 +924,23 @@ def _end(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
         kind, card, _, target, _ = dec[a]
         ab = f.ability_of_type[card]
         gain = 0.0
-        if kind == Kind.PLAY_END and ab == AB_SPY:
+        if kind == Kind.PLAY_END and ab == Ability.SPY:
             hand = len(s.hand[o])
             if hand >= 3 and len(s.known[p]) < hand:
                 gain = 0.2
         elif kind == Kind.PLAY_END_ON:
             i = f.first_of_type[target]
-            if ab == AB_CONVERT:
+            if ab == Ability.CONVERT:
                 u = next(
                     x for z in (s.active[o], s.inactive[o]) for x in z if t.type_of[x] == target
                 )
                 gain = 3.0 + _worth(s, f, u)
-            elif ab == AB_HERO_FROM_DISCARD:
+            elif ab == Ability.HERO_FROM_DISCARD:
                 gain = 2.0 + f.use[i] - heroes_in_hand
-            elif ab == AB_HERO_FROM_DECK:
+            elif ab == Ability.HERO_FROM_DECK:
                 if len(s.deck[p]) > RECRUIT_MIN_DECK and heroes_in_hand < 2:
                     gain = 1.0 + f.use[i]
-            elif ab == AB_SABOTEUR:
+            elif ab == Ability.SABOTEUR:
                 gain = f.worth[i]
                 if (t.ion_cannon[i] or t.shields[i]) and not my_ships:
                     gain -= 2.0
@@ -972,11 +949,12 @@ def _end(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     return best
 
 
-def _keep(s: GameState, t: Tables, f: _Facts, c: int, p: int) -> float:
+def _keep(s: GameState, f: _Facts, c: int, p: int) -> float:
     """How much ``p`` wants to keep card ``c`` in hand."""
+    t = s.ctx.tables
     o = 1 - p
     if t.is_unit[c]:
-        return _deploy_use(s, t, f, c, p)
+        return _deploy_use(s, f, c, p)
     mine = [u for z in (s.active[p], s.inactive[p]) for u in z]
     if t.is_attachment[c]:
         heroes = any(t.is_hero[u] for u in mine) or any(t.is_hero[x] for x in s.hand[p])
@@ -984,23 +962,22 @@ def _keep(s: GameState, t: Tables, f: _Facts, c: int, p: int) -> float:
     if t.is_psion[c]:
         return 1.0 if any(t.psionic[u] for u in mine) else 0.3
     ab = t.ability[c]
-    if ab == AB_CONVERT:
+    if ab == Ability.CONVERT:
         return 4.0
-    if ab in (AB_HERO_FROM_DECK, AB_HERO_FROM_DISCARD):
+    if ab in (Ability.HERO_FROM_DECK, Ability.HERO_FROM_DISCARD):
         return 2.0
-    if ab == AB_SABOTEUR:
+    if ab == Ability.SABOTEUR:
         return 1.5 if any(t.facility[u] for z in (s.active[o], s.inactive[o]) for u in z) else 0.8
-    if ab in (AB_SURPRISE, AB_TRAP, AB_EXTRA_ATTACK):
+    if ab in (Ability.SURPRISE, Ability.TRAP, Ability.EXTRA_ATTACK):
         return 1.5
     return 0.3  # spies
 
 
 def _discard(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
-    t = s.ctx.tables
-    f = _facts(t)
+    f = _facts(s.ctx)
     p = s.to_move
     dec = s.ctx.space.decoded
-    return min(legal, key=lambda a: (_keep(s, t, f, f.first_of_type[dec[a][1]], p), a))
+    return min(legal, key=lambda a: (_keep(s, f, f.first_of_type[dec[a][1]], p), a))
 
 
 # ----------------------------------------------------------------------------- entry points

@@ -51,13 +51,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rebelspace.engine import GameContext, GameState
+from rebelspace.engine import STEP_NAMES, Ability, GameContext, GameState, Step
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import ATTACHMENT, HERO, PSION
-from rebelspace.engine.state import DEPLOY, STEP_NAMES
-from rebelspace.engine.tables import AB_CONVERT
 
 GLOBAL, COUNTS, BATTLE_HEAD, GROUP_HEAD = 19, 4, 12, 7
+DEPLOY = int(Step.DEPLOY)  # a plain int for the hot path
 _STEP_ONE_HOT = tuple(bytes(k == i for k in range(len(STEP_NAMES))) for i in range(len(STEP_NAMES)))
 PILE_CACHE = 20_000  # remembered pile counts (about 0.5 KB each) before the cache starts over
 ZONES = ("own_active", "own_inactive", "opp_active", "opp_inactive")
@@ -90,7 +89,7 @@ def _build_layout(ctx: GameContext) -> Layout:
     attachables = tuple(
         ct.index
         for ct in db.types
-        if ct.kind in (ATTACHMENT, PSION) or ctx.tables.type_ability[ct.index] == AB_CONVERT
+        if ct.kind in (ATTACHMENT, PSION) or ctx.tables.type_ability[ct.index] == Ability.CONVERT
     )
     psions = tuple(ct.index for ct in db.types if ct.kind == PSION)
     sizes = [("global", GLOBAL), ("counts", COUNTS)]
