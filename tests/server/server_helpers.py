@@ -3,13 +3,15 @@ server's own state allows."""
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from schema_helpers import check_schema
 
-from rebelspace.engine import GameState, replay
+from rebelspace.engine import GameState, event_json, load_scenario, replay
 
 SEATS = ("rebel", "imperial")
 
@@ -54,6 +56,17 @@ def act(client: TestClient, game_id: str, token: str, action: int | str) -> dict
     return data
 
 
+def scenario_message(client: TestClient, scenario: dict[str, Any], seat: int | None) -> Any:
+    """The state message of a scenario's position (``load_scenario``) for a seat (None: a
+    spectator). The server's games start from a seed, so the scenario's game is put into a copy
+    of a real session."""
+    gid = create(client, mode="hotseat", seed=4)["game_id"]
+    session = copy.copy(client.app.state.server.sessions[gid])  # type: ignore[attr-defined]
+    session.state = load_scenario(scenario)
+    session.seats, session.revealed = [], []
+    return session.message(seat)
+
+
 def error(response: Any, status: int, code: str) -> str:
     """Assert a refusal's status and code; returns its message."""
     assert response.status_code == status, response.text
@@ -78,12 +91,28 @@ def expected_view(game: GameState, seat: str | None) -> Any:
     return json.loads(json.dumps(view.to_dict()))
 
 
+def expected_events(game: GameState, seat: str | None) -> Any:
+    """The events a seat may see (R5; None: a spectator's, the public ones) as the protocol
+    sends them, each with its index in that stream."""
+    player = None if seat is None else SEATS.index(seat)
+    names = tuple(t.name for t in game.cards)
+    events = [{**event_json(e, names), "seq": i} for i, e in enumerate(game.visible_events(player))]
+    return json.loads(json.dumps(events))
+
+
 def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
     """A state message holds exactly the view its seat may have at its version, nothing more:
-    the view recomputed from the server's game, and the legal list only on that seat's turn."""
+    the view and the events recomputed from the server's game, and the legal list only on that
+    seat's turn. It validates against the protocol's JSON Schema."""
+    check_schema(msg)
     game = games[msg["version"]]
     seat = msg["seat"]
     assert msg["view"] == expected_view(game, seat)
+    assert msg["events"] == expected_events(game, seat)
+    # R5: cards shown to a player (draws, starting hands, spied hands) reach only that player.
+    for event in msg["events"]:
+        if event["type"] == "cards_seen":
+            assert seat is not None and event["to"] == seat, event
     mine = seat is not None and game.to_move == SEATS.index(seat)
     assert [a["id"] for a in msg["legal"]] == (game.legal_actions() if mine else [])
     assert [a["text"] for a in msg["legal"]] == [game.action_text(a["id"]) for a in msg["legal"]]
@@ -101,11 +130,9 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
         "over",
         "winner",
         "invite",
-        "battle_values",
+        "events",
     }
     assert set(msg) <= allowed
     groups = (msg["view"]["battle"] or {}).get("groups", [])
-    values = msg["battle_values"]
-    assert [v["number"] for v in values] == [g["number"] for g in groups]
-    for v, g in zip(values, groups, strict=True):
-        assert (v["defense"] is None) == (not g["blockers"] and g["target"] is None)
+    for g in groups:
+        assert (g["defense_value"] is None) == (not g["blockers"] and g["target"] is None)

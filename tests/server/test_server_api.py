@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, auth, create, error, state, tokens, wait_turn
+from server_helpers import act, auth, create, error, scenario_message, state, tokens, wait_turn
 
 from rebelspace.cli import main
 from rebelspace.server.app import create_app
@@ -268,32 +268,48 @@ def test_the_card_catalogue_lists_every_card_as_printed(client: TestClient) -> N
     assert all(c["keywords"] == sorted(c["keywords"]) for c in cards)
 
 
-def test_battle_values_follow_the_engines_rule() -> None:
-    from rebelspace.engine import load_scenario
-    from rebelspace.server.games import battle_values
+SURPRISE_ATTACK = {
+    "seed": 4,
+    "phase": "attack",
+    "rebel": {"active": ["Rebel Soldier", "Rebel Soldier"], "hand": ["Surprise Attack"]},
+    "imperial": {"active": ["Troopers"], "hand": []},
+    "battle": {
+        "step": "tricks",
+        "groups": [
+            {"units": ["Rebel Soldier"], "blockers": ["Troopers"]},
+            {"units": ["Rebel Soldier"]},
+        ],
+    },
+    "actions": ["play Surprise Attack"],
+}
 
-    game = load_scenario(
-        {
-            "seed": 4,
-            "phase": "attack",
-            "rebel": {"active": ["Rebel Soldier", "Rebel Soldier"], "hand": ["Surprise Attack"]},
-            "imperial": {"active": ["Troopers"], "hand": []},
-            "battle": {
-                "step": "tricks",
-                "groups": [
-                    {"units": ["Rebel Soldier"], "blockers": ["Troopers"]},
-                    {"units": ["Rebel Soldier"]},
-                ],
-            },
+
+def test_the_views_groups_carry_the_engines_battle_values(client: TestClient) -> None:
+    cards = {t.name: t for t in client.app.state.server.cards}  # type: ignore[attr-defined]
+    soldier, troopers = cards["Rebel Soldier"], cards["Troopers"]
+    for seat in (0, 1, None):
+        msg = scenario_message(client, SURPRISE_ATTACK, seat)
+        assert "battle_values" not in msg
+        groups = msg["view"]["battle"]["groups"]
+        values = [
+            (g["number"], g["attack_value"], g["defense_value"], g["damage"], g["stopped"])
+            for g in groups
+        ]
+        # Surprise Attack's +2 (R30) counts for each attacking unit; the blocked group deals
+        # no damage (null), the unblocked one its Damage rating.
+        assert values == [
+            (1, soldier.ground + 2, troopers.ground, None, 0),
+            (2, soldier.ground + 2, None, soldier.damage, 0),
+        ]
+        types = [(e["seq"], e["type"]) for e in msg["events"]]
+        assert types == [(0, "scenario_started"), (1, "trick_played")]
+        assert msg["events"][1] == {
+            "type": "trick_played",
+            "player": "rebel",
+            "card": "Surprise Attack",
+            "seq": 1,
         }
-    )
-    game.apply("play Surprise Attack")
-    ground = {t.name: t.ground for t in game.cards}
-    assert battle_values(game.view(0)) == [
-        {"number": 1, "attack": ground["Rebel Soldier"] + 2, "defense": ground["Troopers"]},
-        {"number": 2, "attack": ground["Rebel Soldier"] + 2, "defense": None},
-    ]
-    assert battle_values(load_scenario({"seed": 4}).view(0)) == []
+    assert scenario_message(client, {"seed": 4}, 0)["view"]["battle"] is None
 
 
 def test_serve_cards_and_rules_apply_to_new_games_and_stay_with_each_game(db_path: str) -> None:

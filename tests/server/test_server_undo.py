@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from server_helpers import act, auth, create, error, state, tokens, wait_turn
 
@@ -135,3 +136,133 @@ def test_the_computer_answers_the_same_in_another_server(client: TestClient, tmp
     assert first["version"] > 4  # the computer made its decisions
     with TestClient(create_app(str(tmp_path / "other.sqlite3"))) as other:
         assert computer_turn(other)["view"] == first["view"]
+
+
+def aggressive(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A policy that attacks with everything and never blocks: damage soon gets through."""
+    order = ("draw", "form_ground", "form_space", "attack", "done_blocking", "done_targeting")
+    order += ("pass", "deploy", "done_deploying", "end_turn", "discard", "pick", "no_attack")
+    return min(legal, key=lambda a: order.index(a["kind"]) if a["kind"] in order else 99)
+
+
+def test_undo_never_crosses_damage(client: TestClient) -> None:
+    """Damage shows both players cards from the top of a deck, whose order is hidden from both
+    (R5): the pass that resolved an attack dealing damage cannot be undone, though the passes
+    before it could."""
+    created = create(client, mode="hotseat", seed=4)
+    gid, toks = created["game_id"], tokens(created)
+    for _ in range(200):
+        seat = state(client, gid)["view"]["to_move"]
+        other = "imperial" if seat == "rebel" else "rebel"
+        before = state(client, gid, toks[other])
+        mine = state(client, gid, toks[seat])
+        action = aggressive(mine["legal"])
+        after = act(client, gid, toks[seat], action["id"])
+        new = [e for e in after["events"] if e["seq"] >= len(mine["events"])]
+        if any(e["type"] == "damage_dealt" for e in new):
+            break
+    else:
+        raise AssertionError("no damage was dealt")
+    assert action["kind"] == "pass" and [e["seq"] for e in after["events"]] == list(
+        range(len(after["events"]))
+    )
+    # Just before, the other seat's undo would only have taken back actions that showed
+    # nothing; now it would take back the damage.
+    assert before["undo"]["allowed"] is True
+    for name in (seat, other):
+        assert state(client, gid, toks[name])["undo"]["allowed"] is False
+    why = error(undo(client, gid, toks[other]), 409, "conflict")
+    assert f"{seat}'s 'pass'" in why and "hidden card" in why
+    error(undo(client, gid, toks[seat]), 409, "conflict")
+
+
+REBEL_SOLDIER_BLOCKED = {
+    "phase": "attack",
+    "rebel": {"active": ["Rebel Soldier"]},
+    "imperial": {"active": ["Troopers"]},
+    "battle": {
+        "step": "tricks",
+        "groups": [{"units": ["Rebel Soldier"], "blockers": ["Troopers"]}],
+    },
+}
+REBEL_SOLDIER_UNBLOCKED = {
+    "phase": "attack",
+    "rebel": {"active": ["Rebel Soldier"]},
+    "imperial": {"inactive": ["Troopers"]},
+    "battle": {"step": "tricks", "groups": [{"units": ["Rebel Soldier"]}]},
+}
+
+
+@pytest.mark.parametrize(
+    ("scenario", "actions", "shown"),
+    [
+        ({"phase": "draw"}, ["draw 2"], (True, False)),  # own draw
+        ({"phase": "draw", "player": "imperial"}, ["draw 1"], (False, True)),
+        (
+            {"phase": "deploy", "rebel": {"hand": ["Rebel Soldier"]}},
+            ["deploy Rebel Soldier"],
+            (False, True),
+        ),
+        (
+            {"phase": "deploy", "rebel": {"hand": ["Laser Sword"], "active": ["Princess"]}},
+            ["attach Laser Sword to Princess"],
+            (False, True),
+        ),
+        (
+            {
+                **REBEL_SOLDIER_BLOCKED,
+                "rebel": {"active": ["Rebel Soldier"], "hand": ["Surprise Attack"]},
+            },
+            ["play Surprise Attack"],
+            (False, True),
+        ),
+        # A spy shows the other hand to its player; the spy card itself is seen by the other.
+        ({"phase": "end", "rebel": {"hand": ["Rebel Spies"]}}, ["play Rebel Spies"], (True, True)),
+        # R26: the hero a search takes is shown to both players.
+        (
+            {"phase": "end", "rebel": {"hand": ["Recruit"]}},
+            ["play Recruit for Princess"],
+            (True, True),
+        ),
+        (
+            {"phase": "end", "rebel": {"hand": ["Medi-Bot"], "discard": ["Princess"]}},
+            ["play Medi-Bot for Princess"],
+            (True, True),
+        ),
+        (
+            {
+                "phase": "end",
+                "rebel": {"hand": ["Convert"]},
+                "imperial": {"active": ["Bounty Hunter"]},
+            },
+            ["play Convert on Bounty Hunter"],
+            (False, True),
+        ),
+        (
+            {"phase": "end", "rules": {"hand_limit": 2}, "rebel": {"hand": ["Rebel Soldier"] * 3}},
+            ["end turn", "discard Rebel Soldier"],
+            (False, True),
+        ),
+        # Damage: cards from the top of a deck, whose order is hidden from both (R5).
+        (REBEL_SOLDIER_UNBLOCKED, ["pass", "pass"], (True, True)),
+        # Nothing hidden: forming groups, passing, a battle between units in play.
+        (
+            {"phase": "attack", "rebel": {"active": ["Rebel Soldier"]}},
+            ["new ground group with Rebel Soldier"],
+            (False, False),
+        ),
+        (REBEL_SOLDIER_BLOCKED, ["pass", "pass"], (False, False)),
+        (REBEL_SOLDIER_BLOCKED, ["pass"], (False, False)),
+    ],
+)
+def test_what_each_action_reveals_is_read_from_its_events(
+    scenario: dict[str, Any], actions: list[str], shown: tuple[bool, bool]
+) -> None:
+    from rebelspace.engine import load_scenario
+    from rebelspace.server.games import reveals
+
+    game = load_scenario({"seed": 4, **scenario})
+    for text in actions[:-1]:
+        game.apply(text)
+    events = game.apply(actions[-1])
+    assert reveals(events) == shown, [e.type for e in events]

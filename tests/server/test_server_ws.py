@@ -59,6 +59,12 @@ def test_illegal_actions_over_the_websocket_are_refused_with_the_engines_reason(
         ws.send_json({"type": "action", "action": "draw 3"})
         msg = receive_until(ws, "error")
         assert msg["error"] == "illegal_action" and "draw 3" in msg["message"]
+        # Not an action at all is told apart from an action not legal now, as over REST.
+        for action in ("fly away", 10**9, -1):
+            ws.send_json({"type": "action", "action": action})
+            msg = receive_until(ws, "error")
+            assert msg["error"] == "invalid_action" and msg["message"], (action, msg)
+        assert state(client, gid)["version"] == 0
         ws.send_json({"type": "action", "action": "draw 2"})
         msg = receive_until(ws, "state")
         assert msg["version"] == 1 and msg["view"]["you"]["hand_size"] == 7

@@ -37,6 +37,7 @@ class ErrorBody(BaseModel):
         "bad_request",
         "not_found",
         "forbidden",
+        "invalid_action",
         "illegal_action",
         "not_your_turn",
         "conflict",

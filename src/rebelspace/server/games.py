@@ -1,4 +1,5 @@
-"""Game sessions: one live game in memory, what each seat may see, undo and its limits.
+"""Game sessions: one live game in memory, what each seat may see (its view and its events),
+undo and its limits (read from the events each action caused).
 
 A ``Session`` is rebuilt from its stored row by replaying the applied actions (the engine is
 deterministic), so the database is the only truth and memory is a cache of it. Everything here
@@ -11,22 +12,23 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from rebelspace.engine import (
     CardDB,
+    Event,
     GameState,
     IllegalActionError,
     InvalidActionError,
-    PlayerView,
     RulesOptions,
+    default_cards,
+    event_json,
     new_game,
 )
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
-from rebelspace.engine.state import default_cards
 
 from .store import GameRow, Store, hash_token
 
@@ -77,39 +79,62 @@ def cards_from_text(text: str) -> CardDB:
 
 # --- what an action reveals (undo limits) --------------------------------------------------------
 
+# Events of a card leaving its owner's hand (played, deployed, attached, discarded): the card is
+# then seen by the other player. ``player`` is the hand's owner in each.
+_FROM_HAND = frozenset(
+    {
+        "deployed",
+        "attached",
+        "trick_played",
+        "psion_played",
+        "spies_played",
+        "control_taken",
+        "sabotaged",
+        "hand_limit_discard",
+    }
+)
+# Events that show hidden cards to both players: a search card played and the hero it took into
+# the hand (R26), and the cards damage took from the top of a deck, whose order is hidden from
+# both (R5).
+_TO_BOTH = frozenset({"hero_taken", "damage_dealt"})
 
-@dataclass(frozen=True, slots=True)
-class _Snapshot:
-    hands: tuple[frozenset[int], frozenset[int]]
-    decks: tuple[frozenset[int], frozenset[int]]
-    seen: tuple[int, int]
-    known: tuple[Counter[int], Counter[int]]
+
+def _field(e: Event, name: str) -> int:
+    """A player field of an event. The engine's API exports the events' base class only, so
+    events are told apart by ``type`` (their wire name) and read by field name."""
+    value: int = getattr(e, name)
+    return value
 
 
-def _snapshot(s: GameState) -> _Snapshot:
-    return _Snapshot(
-        hands=(frozenset(s.hand[0]), frozenset(s.hand[1])),
-        decks=(frozenset(s.deck[0]), frozenset(s.deck[1])),
-        seen=(len(s.seen[0]), len(s.seen[1])),
-        known=(Counter(s.known[0]), Counter(s.known[1])),
-    )
+def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
+    """Whether the events of one action showed each player (Rebel, Imperial) a card that was
+    hidden from them (R5): cards shown to that player (``cards_seen``: their own draw or starting
+    hand, or the other hand by a spy, R27); a card that left the other player's hand (played,
+    deployed, attached, discarded); the hero a search took into a hand, shown to both (R26); and
+    damage, which shows both players cards from the top of a deck, whose order is hidden from
+    both (R5): undoing it would let a player learn the deck's order and try again. Undo never
+    goes back across such an action, since what was seen cannot be unseen."""
+    shown = [False, False]
+    for e in events:
+        kind = e.type
+        if kind == "cards_seen":
+            shown[_field(e, "to")] = True
+        elif kind in _TO_BOTH:
+            shown = [True, True]
+        elif kind in _FROM_HAND:
+            shown[1 - _field(e, "player")] = True
+    return shown[0], shown[1]
 
 
-def reveals(before: _Snapshot, after: _Snapshot) -> tuple[bool, bool]:
-    """Whether an action showed each player (Rebel, Imperial) a card that was hidden from them:
-    a card came into their hand from their deck (a draw, a search), a spy showed them the other
-    hand (R27), a card left the other player's hand (played, deployed, attached, discarded), or
-    they learnt a card in the other hand (R26). Undo never goes back across such an action,
-    since what was seen cannot be unseen."""
-    out = []
-    for p in (0, 1):
-        o = 1 - p
-        drew = bool((after.hands[p] - before.hands[p]) & before.decks[p])
-        spied = after.seen[p] > before.seen[p]
-        shown = bool(before.hands[o] - after.hands[o])
-        learnt = bool(after.known[p] - before.known[p])
-        out.append(drew or spied or shown or learnt)
-    return out[0], out[1]
+# --- events in messages -------------------------------------------------------------------------
+
+
+def _names(db: CardDB) -> tuple[str, ...]:
+    """Card names by card type index, as events name cards (``event_json``)."""
+    return tuple(t.name for t in db)
+
+
+card_names = per_object(_names)
 
 
 # --- sessions -----------------------------------------------------------------------------------
@@ -140,6 +165,10 @@ class Session:
         self.state = new_game(row.seed, options=self.options, cards=self.cards)
         self.seats: list[int] = []  # who decided each ply
         self.revealed: list[tuple[bool, bool]] = []  # per ply: reveals() of that action
+        # Each seat's visible events as JSON (events_json), converted once, and the state they
+        # belong to: a state's events are only appended to; an undo makes a new state.
+        self._events_state: GameState | None = None
+        self._events: dict[int | None, list[dict[str, Any]]] = {}
         for action, seat in actions:
             self._apply(action, seat)
 
@@ -160,11 +189,12 @@ class Session:
         return self.row.computer_seat
 
     def _apply(self, action: int | str, seat: int) -> int:
-        before = _snapshot(self.state)
-        self.state.apply(action, player=seat)  # raises IllegalActionError, state unchanged
-        assert self.state.history is not None
+        # Raises IllegalActionError (or InvalidActionError), the state unchanged. The game
+        # records its events (new_game's default), so ``events`` are all the action caused.
+        events = self.state.apply(action, player=seat)
+        assert self.state.history is not None and self.state.events is not None
         self.seats.append(seat)
-        self.revealed.append(reveals(before, _snapshot(self.state)))
+        self.revealed.append(reveals(events))
         self.epoch += 1
         return self.state.history[-1]
 
@@ -262,6 +292,8 @@ class Session:
             applied = self._apply(action_id, seat)
         except IllegalActionError as e:
             raise ServerError(422, "illegal_action", str(e)) from None
+        except InvalidActionError as e:
+            raise ServerError(422, "invalid_action", str(e)) from None
         self.undo = None
         outcome = self.state.outcome
         try:
@@ -346,7 +378,7 @@ class Session:
             },
             "over": outcome is not None,
             "winner": None if outcome is None else SEATS[outcome.winner],
-            "battle_values": battle_values(view),
+            "events": self.events_json(seat),
         }
         if (
             seat == self.row.creator_seat
@@ -355,6 +387,22 @@ class Session:
         ):
             msg["invite"] = invite_path(self.id, self.row.invite)
         return json.dumps(msg, default=_fields)
+
+    def events_json(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events the seat may see (R5; None: a spectator, the public ones), in order, as
+        the protocol sends them: ``event_json`` and ``seq``, the event's index in this stream."""
+        state = self.state
+        if self._events_state is not state:
+            self._events_state, self._events = state, {}
+        out = self._events.setdefault(seat, [])
+        visible = state.visible_events(seat)
+        if len(out) > len(visible):  # not after appends only: convert again
+            del out[:]
+        if len(out) < len(visible):
+            names = card_names(state.cards)
+            for seq in range(len(out), len(visible)):
+                out.append({**event_json(visible[seq], names), "seq": seq})
+        return out
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -369,15 +417,6 @@ def _fields(obj: object) -> dict[str, Any]:
             raise TypeError(f"cannot serialise {type(obj).__name__}")
         names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
     return {name: getattr(obj, name) for name in names}
-
-
-def battle_values(view: PlayerView) -> list[dict[str, Any]]:
-    """Each attacking group's battle value and its defenders' (R13 with R30's bonuses), as the
-    engine computed them for the view; public, since every unit and bonus in a battle is."""
-    groups = view.battle.groups if view.battle is not None else ()
-    return [
-        {"number": g.number, "attack": g.attack_value, "defense": g.defense_value} for g in groups
-    ]
 
 
 def invite_path(game_id: str, code: str) -> str:

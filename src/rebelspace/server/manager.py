@@ -16,8 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rebelspace.engine import CardDB, RulesOptions
-from rebelspace.engine.state import default_cards
+from rebelspace.engine import CardDB, RulesOptions, default_cards
 
 from .computer import ComputerPlayers, agent_seed
 from .games import (
