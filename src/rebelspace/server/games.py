@@ -27,6 +27,7 @@ from rebelspace.engine import (
     event_json,
     new_game,
 )
+from rebelspace.engine import events as ev
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 
@@ -79,50 +80,35 @@ def cards_from_text(text: str) -> CardDB:
 
 # --- what an action reveals (undo limits) --------------------------------------------------------
 
-# Events of a card leaving its owner's hand (played, deployed, attached, discarded): the card is
-# then seen by the other player. ``player`` is the hand's owner in each.
-_FROM_HAND = frozenset(
-    {
-        "deployed",
-        "attached",
-        "trick_played",
-        "psion_played",
-        "spies_played",
-        "control_taken",
-        "sabotaged",
-        "hand_limit_discard",
-    }
+# A card played or discarded from a hand shows it to the other player.
+_FROM_HAND: tuple[type[Event], ...] = (
+    ev.Deployed,
+    ev.Attached,
+    ev.TrickPlayed,
+    ev.PsionPlayed,
+    ev.SpiesPlayed,
+    ev.ControlTaken,
+    ev.Sabotaged,
+    ev.HandLimitDiscard,
 )
-# Events that show hidden cards to both players: a search card played and the hero it took into
-# the hand (R26), and the cards damage took from the top of a deck, whose order is hidden from
-# both (R5).
-_TO_BOTH = frozenset({"hero_taken", "damage_dealt"})
-
-
-def _field(e: Event, name: str) -> int:
-    """A player field of an event. The engine's API exports the events' base class only, so
-    events are told apart by ``type`` (their wire name) and read by field name."""
-    value: int = getattr(e, name)
-    return value
 
 
 def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
     """Whether the events of one action showed each player (Rebel, Imperial) a card that was
-    hidden from them (R5): cards shown to that player (``cards_seen``: their own draw or starting
-    hand, or the other hand by a spy, R27); a card that left the other player's hand (played,
-    deployed, attached, discarded); the hero a search took into a hand, shown to both (R26); and
-    damage, which shows both players cards from the top of a deck, whose order is hidden from
-    both (R5): undoing it would let a player learn the deck's order and try again. Undo never
-    goes back across such an action, since what was seen cannot be unseen."""
+    hidden from them (R5): cards shown to that player (their own draw or starting hand, or the
+    other hand by a spy, R27); a card that left the other player's hand (played, deployed,
+    attached, discarded); the hero a search took into a hand, shown to both (R26); and damage,
+    which shows both players cards from the top of a deck, whose order is hidden from both
+    (R5): undoing it would let a player learn the deck's order and try again. Undo never goes
+    back across such an action, since what was seen cannot be unseen."""
     shown = [False, False]
     for e in events:
-        kind = e.type
-        if kind == "cards_seen":
-            shown[_field(e, "to")] = True
-        elif kind in _TO_BOTH:
+        if isinstance(e, ev.CardsSeen):
+            shown[e.to] = True
+        elif isinstance(e, ev.HeroTaken | ev.DamageDealt):
             shown = [True, True]
-        elif kind in _FROM_HAND:
-            shown[1 - _field(e, "player")] = True
+        elif isinstance(e, _FROM_HAND):
+            shown[1 - e.player] = True  # type: ignore[attr-defined]
     return shown[0], shown[1]
 
 
