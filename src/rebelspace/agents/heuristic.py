@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from rebelspace.engine import (
     Ability,
@@ -160,14 +161,14 @@ def _threat(s: GameState, p: int) -> int:
     return group_damage(s, units, shields_up(s, 1 - p)).damage
 
 
-def _casualty_loss(units: list[tuple[int, float]], budget: int) -> float:
-    """Worth a winning group of (rating, worth) units loses to a loser of value ``budget``
+def _casualty_loss(units: list[_Member], budget: int) -> float:
+    """Worth a winning group of units loses to a loser of value ``budget``
     (R19), the loser picking the most valuable first; the group keeps one unit."""
     if len(units) <= 1 or budget <= 0:
         return 0.0
     lost = 0.0
     left = len(units)
-    for r, w in sorted(units, key=lambda x: -x[1]):
+    for r, w in sorted(units, key=lambda m: -m.worth):
         if left <= 1:
             break
         if 0 < r <= budget:
@@ -181,10 +182,38 @@ def _casualty_loss(units: list[tuple[int, float]], budget: int) -> float:
 # One model of how to block, used for this player's real blocks and, in the attacker's place,
 # to predict the defender's.
 
-# A group: (value, damage, worth, kind, [(rating, worth) per unit]).
-_Group = tuple[int, int, float, int, list[tuple[int, float]]]
-# A blocker: ((ground value, space value), worth, (may block ground, may block space)).
-_Blocker = tuple[tuple[int, int], float, tuple[bool, bool]]
+
+class _Member(NamedTuple):
+    """One unit of an attacking group."""
+
+    rating: int
+    worth: float
+
+
+class _Group(NamedTuple):
+    """An attacking group, as the blocking model sees it."""
+
+    value: int
+    damage: int
+    worth: float
+    kind: int  # GroupKind
+    members: list[_Member]
+
+
+class _Blocker(NamedTuple):
+    """A unit that may block."""
+
+    values: tuple[int, int]  # (ground value, space value), indexed by GroupKind
+    worth: float
+    may_block: tuple[bool, bool]  # (may block ground, may block space), indexed by GroupKind
+
+
+class _Candidate(NamedTuple):
+    """A blocker free to block a group."""
+
+    value: int
+    worth: float
+    blocker: int  # index into the blockers
 
 
 def _assign_blocks(
@@ -200,22 +229,27 @@ def _assign_blocks(
     a lone blocker that still wins after it is preferred."""
     out: list[list[int]] = [[] for _ in groups]
     used = [False] * len(blockers)
-    order = sorted(range(len(groups)), key=lambda g: (-groups[g][1], -groups[g][0]))
+    order = sorted(range(len(groups)), key=lambda g: (-groups[g].damage, -groups[g].value))
     unblocked: list[int] = []
     for g in order:
         gv, gd, gw, gk, members = groups[g]
-        cands = [(b[0][gk], b[1], j) for j, b in enumerate(blockers) if not used[j] and b[2][gk]]
+        cands = [
+            _Candidate(b.values[gk], b.worth, j)
+            for j, b in enumerate(blockers)
+            if not used[j] and b.may_block[gk]
+        ]
         safe = gv + surprise * len(members)
-        single = None
+        single: int | None = None  # the lone blocker that wins, if any
+        single_rank: tuple[bool, int, float] | None = None
         for v, w, j in cands:
             if v > gv:
                 rank = (v <= safe, v, w)
-                if single is None or rank < single[0]:
-                    single = (rank, j)
+                if single_rank is None or rank < single_rank:
+                    single, single_rank = j, rank
         if single is not None:
-            chosen = [single[1]]
+            chosen = [single]
         else:
-            cands.sort(key=lambda c: (-c[0], c[1]))
+            cands.sort(key=lambda c: (-c.value, c.worth))
             total = 0
             chosen = []
             for v, _w, j in cands:
@@ -228,14 +262,14 @@ def _assign_blocks(
             if total < gv or (total == gv and not tie_both):
                 unblocked.append(g)
                 continue
-            lost = sum(blockers[j][1] for j in chosen)
+            lost = sum(blockers[j].worth for j in chosen)
             if total == gv and lost > gw + gd * W_DAMAGE:
                 unblocked.append(g)  # a tie that trades badly
                 continue
         for j in chosen:
             used[j] = True
         out[g] = chosen
-    incoming = sum(groups[g][1] for g in unblocked)
+    incoming = sum(groups[g].damage for g in unblocked)
     for g in unblocked:
         gv, gd, gw, gk, _ = groups[g]
         if gd <= 0:
@@ -245,15 +279,15 @@ def _assign_blocks(
             continue
         cheapest: tuple[float, int] | None = None  # (worth less what it takes along, index)
         for j, b in enumerate(blockers):
-            if used[j] or not b[2][gk]:
+            if used[j] or not b.may_block[gk]:
                 continue
-            key = (b[1] - 0.3 * b[0][gk], j)
+            key = (b.worth - 0.3 * b.values[gk], j)
             if cheapest is None or key < cheapest:
                 cheapest = key
         if cheapest is None:
             continue
-        j = cheapest[1]
-        if not danger and blockers[j][1] >= gd * W_DAMAGE + 0.5 * blockers[j][0][gk]:
+        _, j = cheapest
+        if not danger and blockers[j].worth >= gd * W_DAMAGE + 0.5 * blockers[j].values[gk]:
             continue
         used[j] = True
         out[g] = [j]
@@ -279,11 +313,13 @@ def _score_blocks(
         bv = 0
         bw = 0.0
         for j in chosen:
-            bv += blockers[j][0][gk]
-            bw += blockers[j][1]
+            bv += blockers[j].values[gk]
+            bw += blockers[j].worth
         if bv > gv:
             att_loss += gw
-            def_loss += _casualty_loss([(blockers[j][0][gk], blockers[j][1]) for j in chosen], gv)
+            def_loss += _casualty_loss(
+                [_Member(blockers[j].values[gk], blockers[j].worth) for j in chosen], gv
+            )
         elif bv == gv and tie_both:
             att_loss += gw
             def_loss += bw
@@ -299,7 +335,7 @@ def _score_blocks(
 def _draw(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     dec = s.ctx.space.decoded
     p = s.to_move
-    ns = sorted(dec[a][4] for a in legal)
+    ns = sorted(dec[a].extra for a in legal)
     lo, hi = ns[0], ns[-1]
     deck = len(s.deck[p])
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
@@ -312,6 +348,14 @@ def _draw(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
 # ----------------------------------------------------------------------------- forming groups
 
 
+class _Hero(NamedTuple):
+    """A hero that may attack, with its ratings."""
+
+    ground: int
+    space: int
+    unit: int
+
+
 def _attackers(s: GameState) -> tuple[list[list[int]], list[list[int]]]:
     """Ground and space packets: units that go into a group together (a space hero rides with
     the Fighter or Ship whose place it takes, R12/R35)."""
@@ -319,14 +363,14 @@ def _attackers(s: GameState) -> tuple[list[list[int]], list[list[int]]]:
     p = s.player
     ground: list[list[int]] = []
     space: list[list[int]] = []
-    heroes: list[tuple[int, int, int]] = []
+    heroes: list[_Hero] = []
     fighters: list[list[int]] = []
     ships: list[list[int]] = []
     for u in s.active[p]:
         if not t.can_attack[u]:
             continue
         if t.is_hero[u]:
-            heroes.append((rating(s, u, GROUND), rating(s, u, SPACE), u))
+            heroes.append(_Hero(rating(s, u, GROUND), rating(s, u, SPACE), u))
         elif t.is_space_unit[u] and not (
             t.is_ground_unit[u] and rating(s, u, GROUND) >= rating(s, u, SPACE)
         ):
@@ -339,7 +383,7 @@ def _attackers(s: GameState) -> tuple[list[list[int]], list[list[int]]]:
         else:
             ground.append([u])
     # Space-minded heroes first; each takes a free place, a Pilot's before a Captain's.
-    heroes.sort(key=lambda h: h[0] - h[1])
+    heroes.sort(key=lambda h: h.ground - h.space)
     for g, v, u in heroes:
         seat = None
         if v > g:
@@ -354,8 +398,15 @@ def _attackers(s: GameState) -> tuple[list[list[int]], list[list[int]]]:
     return ground, space
 
 
-def _cover(packets: list[tuple[int, list[int]]], threshold: int, cap: int) -> list[list[int]]:
-    """Split packets (value, units), sorted strongest first, into as many groups as it can
+class _Packet(NamedTuple):
+    """Units that go into a group together, with their total value."""
+
+    value: int
+    units: list[int]
+
+
+def _cover(packets: list[_Packet], threshold: int, cap: int) -> list[list[int]]:
+    """Split packets, sorted strongest first, into as many groups as it can
     that are each worth more than ``threshold``; what is left joins the last group."""
     groups: list[list[int]] = []
     lo, hi = 0, len(packets) - 1
@@ -364,14 +415,22 @@ def _cover(packets: list[tuple[int, list[int]]], threshold: int, cap: int) -> li
         cur = list(units)
         lo += 1
         while value <= threshold and lo <= hi:
-            value += packets[hi][0]
-            cur.extend(packets[hi][1])
+            value += packets[hi].value
+            cur.extend(packets[hi].units)
             hi -= 1
         if (value > threshold or not groups) and len(groups) < cap:
             groups.append(cur)
         else:
             groups[-1].extend(cur)
     return groups
+
+
+class _UnitFacts(NamedTuple):
+    """What the attack planner reads about one attacking unit."""
+
+    value: int  # rating in the battle's kind
+    damage: int  # what counts once Shields stop Ships' (R20)
+    worth: float
 
 
 def _plan_kind(
@@ -391,11 +450,10 @@ def _plan_kind(
     cannon = any(t.ion_cannon[u] for u in s.active[d]) and kind == SPACE
     tie_both = s.ctx.options.tie == "both"
     deck = len(s.deck[d])
-    # Unit facts: value, damage (what counts once Shields stop Ships', R20), worth.
     units = tuple(u for packet in packets for u in packet)
     dealt = dict(group_damage(s, units, shields_up(s, d)).dealers)
-    facts: dict[int, tuple[int, int, float]] = {
-        u: (rating(s, u, kind), dealt.get(u, 0), _worth(s, f, u)) for u in units
+    facts: dict[int, _UnitFacts] = {
+        u: _UnitFacts(rating(s, u, kind), dealt.get(u, 0), _worth(s, f, u)) for u in units
     }
     blockers: list[_Blocker] = []
     for u in s.active[d]:
@@ -405,9 +463,11 @@ def _plan_kind(
         ok_s = t.is_space_unit[u]
         if ok_g if kind == GROUND else ok_s:
             ratings = (rating(s, u, GROUND), rating(s, u, SPACE))
-            blockers.append((ratings, _worth(s, f, u), (ok_g, ok_s)))
-    sized = sorted(((sum(facts[u][0] for u in pk), pk) for pk in packets), key=lambda x: -x[0])
-    values = sorted((b[0][kind] for b in blockers), reverse=True)
+            blockers.append(_Blocker(ratings, _worth(s, f, u), (ok_g, ok_s)))
+    sized = sorted(
+        (_Packet(sum(facts[u].value for u in pk), pk) for pk in packets), key=lambda x: -x.value
+    )
+    values = sorted((b.values[kind] for b in blockers), reverse=True)
     thresholds = {-1}
     if values:
         thresholds.add(values[0])
@@ -434,7 +494,7 @@ def _plan_kind(
 
 def _evaluate(
     groups: list[list[int]],
-    facts: dict[int, tuple[int, int, float]],
+    facts: dict[int, _UnitFacts],
     blockers: list[_Blocker],
     kind: int,
     deck: int,
@@ -446,19 +506,19 @@ def _evaluate(
     groups those blocks beat, and the damage that gets through."""
     ion_loss = 0.0
     if cannon:  # R14: the defender destroys the biggest Ship before blocks
-        ships = [(facts[u][0], u) for g in groups for u in g if ship[u]]
+        ships = [(facts[u].value, u) for g in groups for u in g if ship[u]]
         if ships:
             _, biggest = max(ships)
-            ion_loss = facts[biggest][2]
+            ion_loss = facts[biggest].worth
             groups = [[u for u in g if u != biggest] for g in groups]
     model: list[_Group] = []
     for g in groups:
-        members = [(facts[u][0], facts[u][2]) for u in g]
+        members = [_Member(facts[u].value, facts[u].worth) for u in g]
         model.append(
-            (
-                sum(m[0] for m in members),
-                sum(facts[u][1] for u in g),
-                sum(m[1] for m in members),
+            _Group(
+                sum(m.rating for m in members),
+                sum(facts[u].damage for u in g),
+                sum(m.worth for m in members),
                 kind,
                 members,
             )
@@ -470,7 +530,7 @@ def _evaluate(
         score += LETHAL
     losers = set()
     for i, chosen in enumerate(assign):
-        if chosen and sum(blockers[j][0][kind] for j in chosen) >= model[i][0]:
+        if chosen and sum(blockers[j].values[kind] for j in chosen) >= model[i].value:
             losers.add(i)
     return score, losers, dmg
 
@@ -642,10 +702,10 @@ def _block(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int
         if not units:
             continue
         kind = s.gkind[g]
-        members = [(rating(s, u, kind) + bonus, _worth(s, f, u)) for u in units]
+        members = [_Member(rating(s, u, kind) + bonus, _worth(s, f, u)) for u in units]
         value = group_value(s, units, kind, bonus)
         dmg = group_damage(s, units, shields).damage
-        groups.append((value, dmg, sum(m[1] for m in members), kind, members))
+        groups.append(_Group(value, dmg, sum(m.worth for m in members), kind, members))
         index.append(g)
     pool = [u for u in s.active[d] if t.is_unit[u]]
     bonus = s.def_bonus
@@ -653,7 +713,7 @@ def _block(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int
     for u in pool:
         stats = unit_stats(s, u, bonus)
         blockers.append(
-            (
+            _Blocker(
                 (stats.ground, stats.space),
                 _worth(s, f, u),
                 (t.is_ground_unit[u] or t.is_hero[u], t.is_space_unit[u]),
@@ -665,7 +725,7 @@ def _block(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int
     for i, chosen in enumerate(assign):
         g = index[i]
         have = [type_of[u] for u in s.blocks[g]]
-        for j in sorted(chosen, key=lambda j: -blockers[j][0][groups[i][3]]):
+        for j in sorted(chosen, key=lambda j: -blockers[j].values[groups[i].kind]):
             ct = type_of[pool[j]]
             if ct in have:
                 have.remove(ct)
@@ -722,7 +782,7 @@ def _target(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
         units = s.groups[g]
         if group_value(s, units, kind, s.atk_bonus) <= tv + margin:
             continue
-        members = [(rating(s, x, kind) + s.atk_bonus, _worth(s, f, x)) for x in units]
+        members = [_Member(rating(s, x, kind) + s.atk_bonus, _worth(s, f, x)) for x in units]
         gain = _worth(s, f, u) - _casualty_loss(members, tv) - dealt[g] * W_DAMAGE
         if gain > best_gain:
             best, best_gain = a, gain
@@ -811,6 +871,13 @@ def _tricks(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
 # ----------------------------------------------------------------------------- casualties
 
 
+class _Casualties(NamedTuple):
+    """A set of the winner's units to lose, and their total worth."""
+
+    worth: float
+    units: tuple[int, ...]
+
+
 def _casualty(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     """Pick the most costly set of the winner's units the budget allows (R19), best first."""
     t = s.ctx.tables
@@ -821,14 +888,14 @@ def _casualty(s: GameState, legal: Sequence[int], rng: random.Random | None) -> 
     items = [(rating(s, u, kind) + bonus, _worth(s, f, u), u) for u in casualty_candidates(s)]
     winners = s.groups[g] if side == 0 else (s.blocks[g] or (s.targets[g],))
     most = len(winners) - 1  # the winning group keeps one unit
-    # Knapsack over the eligible units: best[b] = (worth, units) within rating budget b.
-    best: list[tuple[float, tuple[int, ...]]] = [(0.0, ())] * (budget + 1)
+    # Knapsack over the eligible units: best[b] = the costliest set within rating budget b.
+    best: list[_Casualties] = [_Casualties(0.0, ())] * (budget + 1)
     for r, w, u in items:
         for b in range(budget, r - 1, -1):
             worth, units = best[b - r]
-            if worth + w > best[b][0] and len(units) < most:
-                best[b] = (worth + w, (*units, u))
-    chosen = best[budget][1] or tuple(u for _, _, u in items)
+            if worth + w > best[b].worth and len(units) < most:
+                best[b] = _Casualties(worth + w, (*units, u))
+    chosen = best[budget].units or tuple(u for _, _, u in items)
     pick = max(chosen, key=lambda u: (_worth(s, f, u), rating(s, u, kind)))
     return s.ctx.space.pick_base + t.type_of[pick]
 
@@ -851,6 +918,14 @@ def _deploy_use(s: GameState, f: _Facts, i: int, p: int) -> float:
     return use
 
 
+class _Item(NamedTuple):
+    """One card to deploy or attach."""
+
+    use: float
+    cost: int
+    action: int
+
+
 def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> int:
     t = s.ctx.tables
     f = _facts(s.ctx)
@@ -865,8 +940,8 @@ def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
         for u in z:
             if t.is_hero[u]:
                 hero_strength[t.type_of[u]] = rating(s, u, GROUND) + rating(s, u, SPACE)
-    # Items: (use, cost, action). Each attachment goes on the strongest hero only.
-    items: list[tuple[float, int, int]] = []
+    # Each attachment goes on the strongest hero only.
+    items: list[_Item] = []
     attach_best: dict[int, tuple[int, int]] = {}
     for a in legal:
         kind, card, _, hero_type, _ = dec[a]
@@ -875,7 +950,7 @@ def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
             use = _deploy_use(s, f, i, p)
             if use > 0:
                 n = min(counts.get(card, 0), s.points // max(t.cost[i], 1))
-                items.extend([(use, t.cost[i], a)] * n)
+                items.extend([_Item(use, t.cost[i], a)] * n)
         elif kind == Kind.ATTACH:
             key = (hero_strength.get(hero_type, 0), a)
             if card not in attach_best or key > attach_best[card]:
@@ -883,27 +958,27 @@ def _deploy(s: GameState, legal: Sequence[int], rng: random.Random | None) -> in
     for card, (_, a) in attach_best.items():
         i = f.first_of_type[card]
         n = min(counts.get(card, 0), s.points // max(t.cost[i], 1))
-        items.extend([(f.use[i], t.cost[i], a)] * n)
-    items.sort(key=lambda x: (-x[0], x[1], x[2]))
+        items.extend([_Item(f.use[i], t.cost[i], a)] * n)
+    items.sort(key=lambda x: (-x.use, x.cost, x.action))
     best_use, best_first = _knapsack(items, s.points)
     return best_first if best_use > 0 else space.done_deploying
 
 
-def _knapsack(items: list[tuple[float, int, int]], points: int) -> tuple[float, int]:
+def _knapsack(items: list[_Item], points: int) -> tuple[float, int]:
     """Most total use within ``points``; returns it and the action of its most useful item."""
-    best = (0.0, -1)
+    best_total, best_first = 0.0, -1
 
     def search(k: int, left: int, total: float, first: int) -> None:
-        nonlocal best
-        if total > best[0] + 1e-9:
-            best = (total, first)
+        nonlocal best_total, best_first
+        if total > best_total + 1e-9:
+            best_total, best_first = total, first
         for j in range(k, len(items)):
             use, cost, a = items[j]
             if cost <= left:
                 search(j + 1, left - cost, total + use, a if first < 0 else first)
 
     search(0, points, 0.0, -1)
-    return best
+    return best_total, best_first
 
 
 # ----------------------------------------------------------------------------- end phase
@@ -977,7 +1052,7 @@ def _discard(s: GameState, legal: Sequence[int], rng: random.Random | None) -> i
     f = _facts(s.ctx)
     p = s.to_move
     dec = s.ctx.space.decoded
-    return min(legal, key=lambda a: (_keep(s, f, f.first_of_type[dec[a][1]], p), a))
+    return min(legal, key=lambda a: (_keep(s, f, f.first_of_type[dec[a].card], p), a))
 
 
 # ----------------------------------------------------------------------------- entry points

@@ -56,6 +56,7 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from .errors import InvalidActionError
 from .tables import AB_CONVERT, AB_SABOTEUR, TRICK_ABILITIES, Tables
@@ -88,6 +89,16 @@ class Kind(IntEnum):
 
 
 ACTIVE_ZONE, INACTIVE_ZONE = 0, 1
+
+
+class Decoded(NamedTuple):
+    """An action's fields as the rules' hot path reads them (``ActionSpace.decoded``)."""
+
+    kind: int
+    card: int
+    group: int
+    target: int
+    extra: int  # the zone of a TARGET action, else n (the cards of a DRAW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +248,8 @@ class ActionSpace:
             (a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_END_ON and not a.copy
         }
         # Decoded fields as a tuple per id, for the hot path.
-        self.decoded: tuple[tuple[int, int, int, int, int], ...] = tuple(
-            (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
+        self.decoded: tuple[Decoded, ...] = tuple(
+            Decoded(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
             for a in actions
         )
 

@@ -20,10 +20,12 @@ from .state import (
     GROUND_BATTLE,
     SPACE_BATTLE,
     STEP_NAMES,
+    Casualties,
     GameContext,
     GameState,
     Outcome,
 )
+from .values import NO_TARGET
 from .views import RESULT_NAMES, PlayerView, UnitView
 
 SIDES = ("rebel", "imperial")
@@ -127,7 +129,7 @@ class _Sampler:
             s.blocks.append(tuple(find(d, s.active[d], u) for u in g.blockers))
             s.results.append(RESULT_NAMES.index(g.result) if g.result else -1)
             if g.target is None:
-                s.targets.append(-1)
+                s.targets.append(NO_TARGET)
             else:
                 zone = s.inactive[d] if g.target_zone == "inactive" else s.active[d]
                 s.targets.append(find(d, zone, g.target))
@@ -153,7 +155,7 @@ class _Sampler:
         if b.casualty_group is not None:
             cg = b.casualty_group - 1
             side = 0 if b.casualty_from == "attacker" else 1
-            s.cas = (cg, side, b.casualty_budget or 0, s.gkind[cg])
+            s.cas = Casualties(cg, side, b.casualty_budget or 0, s.gkind[cg])
 
 
 def redeal(state: GameState, player: int, rng: random.Random) -> GameState:

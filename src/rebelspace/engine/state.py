@@ -12,7 +12,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action, ActionSpace
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
@@ -76,6 +76,15 @@ PHASE_OF_STEP = (
 )
 GROUND_BATTLE, SPACE_BATTLE = 0, 1
 NO_EVENTS: tuple[Event, ...] = ()
+
+
+class Casualties(NamedTuple):
+    """R19 while the loser picks casualties (``GameState.cas``)."""
+
+    group: int  # the battle's attacking group
+    side: int  # whose group won: 0 the attacker's, 1 the defender's
+    budget: int  # rating points the loser may still pick
+    kind: int  # GROUND_BATTLE or SPACE_BATTLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +225,7 @@ class GameState:
     groups: list[tuple[int, ...]]  # attacking battle groups
     gkind: list[int]  # GROUND_BATTLE or SPACE_BATTLE per group
     blocks: list[tuple[int, ...]]  # blocking group per attacking group (empty: not blocked)
-    targets: list[int]  # targeted unit per attacking group (-1: none), R16
+    targets: list[int]  # targeted unit per group, or values.NO_TARGET / TARGET_DESTROYED (R16)
     results: list[int]  # per group: -1 no battle (yet), else a battle.py result code
     ion_used: tuple[int, ...]  # Ion Cannons fired this attack phase (R14)
     atk_bonus: int  # R30 Surprise Attack
@@ -224,7 +233,7 @@ class GameState:
     passes: int  # consecutive passes in the battle-tricks window (R17)
     psions: tuple[tuple[int, int], ...]  # (psion card, hero) played this attack phase (R24)
     battle_next: int  # next group whose battle resolves
-    cas: tuple[int, int, int, int] | None  # casualty picking: (group, winner side, budget, kind)
+    cas: Casualties | None  # while the loser picks casualties (R19)
     pending_damage: int  # damage of this attack phase, dealt when its battles are over (R21)
     extra_attacks: int  # R22 Multiple Targets
     seen: list[list[tuple[int, tuple[str, ...]]]]  # R27: hands shown to each player by spies

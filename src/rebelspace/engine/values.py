@@ -16,6 +16,9 @@ from .events import GroupKind
 if TYPE_CHECKING:
     from .state import GameState
 
+# GameState.targets per attacking group: no target, or the target was destroyed in its battle.
+NO_TARGET, TARGET_DESTROYED = -1, -2
+
 
 @dataclass(frozen=True, slots=True)
 class UnitStats:
@@ -111,6 +114,6 @@ def damage_preview(s: GameState, group: int) -> DamagePreview | None:
     units = s.groups[group]
     # A group that fought (``results``) was blocked or targeting, even once its blockers or
     # target are gone.
-    if not units or s.blocks[group] or s.targets[group] != -1 or s.results[group] >= 0:
+    if not units or s.blocks[group] or s.targets[group] != NO_TARGET or s.results[group] >= 0:
         return None
     return group_damage(s, units, shields_up(s, 1 - s.player))

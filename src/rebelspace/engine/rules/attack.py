@@ -33,7 +33,7 @@ from ..state import (
     TRICKS,
 )
 from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
-from ..values import group_value
+from ..values import NO_TARGET, group_value
 from .copies import copy_actions
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def _form(s: GameState, card: int, kind: int, unit: int) -> None:
     s.groups.append((u,))
     s.gkind.append(kind)
     s.blocks.append(())
-    s.targets.append(-1)
+    s.targets.append(NO_TARGET)
     s.results.append(-1)
     s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
 

@@ -19,8 +19,15 @@ from ..events import (
     GotThrough,
     GroupKind,
 )
-from ..state import CASUALTY
-from ..values import defenders, group_damage, group_value, rating, shields_up
+from ..state import CASUALTY, Casualties
+from ..values import (
+    TARGET_DESTROYED,
+    defenders,
+    group_damage,
+    group_value,
+    rating,
+    shields_up,
+)
 from .attack import begin_attack
 from .copies import copy_actions
 
@@ -101,7 +108,7 @@ def continue_battles(s: GameState) -> None:
             continue
         winner_side = 0 if result == ATTACKER_WINS else 1
         budget = dv if result == ATTACKER_WINS else av
-        s.cas = (g, winner_side, budget, kind)
+        s.cas = Casualties(g, winner_side, budget, kind)
         if eligible(s):
             s.step = CASUALTY
             s.to_move = s.player if winner_side else 1 - s.player
@@ -115,7 +122,7 @@ def _set_defenders(s: GameState, g: int, units: tuple[int, ...]) -> None:
         s.blocks[g] = units
     else:
         # A target that wins keeps fighting alone; one that loses is gone.
-        s.targets[g] = units[0] if units else -2  # -2: the target was destroyed
+        s.targets[g] = units[0] if units else TARGET_DESTROYED
 
 
 def winners(s: GameState) -> tuple[int, ...]:
@@ -153,7 +160,7 @@ def legal_casualty(s: GameState) -> list[int]:
     out = [base + ct for ct in sorted({type_of[u] for u in can_pick})]
     if t.copied_heroes:
         assert s.cas is not None
-        side = s.player if s.cas[1] == 0 else 1 - s.player
+        side = s.player if s.cas.side == 0 else 1 - s.player
         for ct in sorted({type_of[u] for u in can_pick} & t.copied_heroes.keys()):
             same = [u for u in can_pick if type_of[u] == ct]
             out += copy_actions(s, side, same, [base + ct])
@@ -173,7 +180,7 @@ def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int 
     else:
         _set_defenders(s, g, tuple(x for x in defenders(s, g) if x != u))
     s.destroy(u)
-    s.cas = (g, side, budget - r, kind)
+    s.cas = Casualties(g, side, budget - r, kind)
     if not eligible(s):
         s.cas = None
         continue_battles(s)

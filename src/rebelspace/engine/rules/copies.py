@@ -95,7 +95,7 @@ def chosen(s: GameState, kind: int, card: int, target: int, k: int) -> int:
         return nth(s, 1 - attacker, card, k)
     if kind == Kind.PICK:
         assert s.cas is not None
-        return nth(s, attacker if s.cas[1] == 0 else 1 - attacker, card, k)
+        return nth(s, attacker if s.cas.side == 0 else 1 - attacker, card, k)
     if kind in (Kind.ATTACH, Kind.PLAY_PSION):
         return nth(s, s.to_move, target, k)
     if kind == Kind.PLAY_END_ON:  # R28: Convert or Traitor on an opposing hero
