@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_clicker import Clicker
 from web_harness import Server
+
+from rebelspace.engine import GameState, new_game
 
 
 def open_page(browser: Any, url: str, errors: list[str]) -> Any:
@@ -35,6 +38,95 @@ def turn_of(page: Any) -> int:
     """The turn number in the status bar (0 while no table is shown, e.g. a hot-seat hand-over)."""
     el = page.query_selector("#phase")
     return int(re.search(r"Turn (\d+)", el.inner_text()).group(1)) if el else 0
+
+
+def api(server: Server, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{server.url}{path}", data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token is not None:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+# The numbers the table shows: each battle group's header and unit ratings, and each zone's
+# units (a unit's own card, not its attachments'), read from the page in one go.
+READ_TABLE = """() => {
+  const stats = (card) =>
+    [...card.querySelectorAll(':scope > .card-stats .stat')].map((x) => x.textContent);
+  const unitsIn = (el) => [...el.querySelectorAll(':scope > .unit')].map((u) => {
+    const card = u.querySelector(':scope > .card');
+    return {name: card.dataset.name, stats: stats(card),
+            attachments: u.querySelectorAll('.attachments .card').length};
+  });
+  const groups = [...document.querySelectorAll('#battle section.group')].map((s) => ({
+    number: Number(s.dataset.group),
+    damage: s.dataset.damage === undefined ? null : Number(s.dataset.damage),
+    against: s.querySelector('.against').textContent,
+    attack: s.querySelector('.value-attack').textContent,
+    attackers: unitsIn(s.querySelector('.side.attackers')),
+    defenders: unitsIn(s.querySelector('.side.defenders')),
+  }));
+  const zones = [...document.querySelectorAll('.player section.zone')].map((z) => ({
+    zone: z.dataset.zone, units: unitsIn(z.querySelector(':scope > .cards')),
+  }));
+  return {version: document.getElementById('app').dataset.version, groups, zones};
+}"""
+ZONES = {
+    "own-active": ("you", "active"),
+    "own-inactive": ("you", "inactive"),
+    "enemy-active": ("opponent", "active"),
+    "enemy-inactive": ("opponent", "inactive"),
+}
+
+
+def ratings(unit: dict[str, Any]) -> list[str]:
+    return [f"G {unit['ground']}", f"S {unit['space']}", f"D {unit['damage']}"]
+
+
+def check_table_numbers(page: Any, server: Server, tally: Counter[str]) -> None:
+    """The numbers on the table are the page's latest state message's (read again over REST:
+    this runs when it is the page's decision, so the game stands still): every unit's current
+    ratings, and for each battle group its value and, when it shows "unblocked: N damage", the
+    group's `damage` (after Defense Shields) and the shields' `stopped`."""
+    shown = page.evaluate(READ_TABLE)
+    game_id = page.url.rsplit("/", 1)[1]
+    seats = page.evaluate(
+        "(id) => JSON.parse(localStorage.getItem('rebelspace.games'))[id].seats", game_id
+    )
+    assert len(seats) == 1, seats
+    state = api(server, "GET", f"/api/games/{game_id}", token=next(iter(seats.values())))
+    assert str(state["version"]) == shown["version"]
+    view = state["view"]
+    for zone in shown["zones"]:
+        side, where = ZONES[zone["zone"]]
+        units = view[side][where]
+        assert [u["name"] for u in zone["units"]] == [u["name"] for u in units], zone
+        for dom, unit in zip(zone["units"], units, strict=True):
+            assert dom["stats"] == ratings(unit), (zone["zone"], dom, unit)
+            assert dom["attachments"] == len(unit["attachments"])
+            tally["units"] += 1
+            if unit["attachments"]:
+                tally["equipped"] += 1
+    groups = {g["number"]: g for g in view["battle"]["groups"]} if view["battle"] else {}
+    for dom in shown["groups"]:
+        group = groups[dom["number"]]
+        assert dom["damage"] == group["damage"], (dom, group)
+        if not group["result"]:
+            assert dom["attack"].endswith(f" value {group['attack_value']}"), (dom, group)
+        if group["units"]:
+            assert [u["stats"] for u in dom["attackers"]] == [ratings(u) for u in group["units"]]
+        fighting = group["blockers"] or ([group["target"]] if group["target"] else [])
+        if fighting:
+            assert [u["stats"] for u in dom["defenders"]] == [ratings(u) for u in fighting]
+        m = re.search(r"unblocked: (\d+) damage", dom["against"])
+        if m:
+            assert int(m.group(1)) == group["damage"], (dom, group)
+            tally["unblocked"] += 1
+            if group["stopped"]:
+                assert f"Defense Shields stop {group['stopped']} " in dom["against"], dom
+                tally["shields"] += 1
 
 
 def start_computer_game(page: Any, side: str = "rebel") -> None:
@@ -59,7 +151,14 @@ def test_whole_game_against_the_computer_by_clicking(
     assert "You (Rebel)" in page.inner_text(".player.me h2")
     assert "Computer (Imperial)" in page.inner_text(".player.opponent h2")
     player = Clicker(page, "rebel")
-    player.play_until(lambda: False, shot=artifacts / "computer-game-block.png")
+    numbers: Counter[str] = Counter()
+    player.play_until(
+        lambda: False,
+        shot=artifacts / "computer-game-block.png",
+        check=lambda: check_table_numbers(page, server, numbers),
+    )
+    # Every decision's table was checked against the server's numbers, battles included.
+    assert numbers["units"] > 0 and numbers["unblocked"] > 0, numbers
     page.wait_for_selector("#winner")
     winner = page.locator("#winner")
     text = winner.inner_text()
@@ -262,4 +361,158 @@ def test_hotseat_undo_is_asked_and_allowed(server: Server, browser: Any) -> None
         "(v) => document.getElementById('app').dataset.version === v", arg=version
     )
     assert page.query_selector("#battle .group") is None
+    assert errors == []
+
+
+# --- a seeded position: Defense Shields against an attacking Ship, and an equipped hero ---------
+
+
+def _scripted_action(game: GameState) -> Any:
+    """A simple script for both players that soon brings Defense Shields against a Space
+    Cruiser: the Rebel never attacks and deploys Defense Shields first; the Imperial attacks only
+    with a Space Cruiser into the shields; both attach items and companions when they can."""
+    view = game.view(game.to_move)
+    by_kind: dict[str, list[Any]] = {}
+    for a in view.legal_actions:
+        by_kind.setdefault(str(a.kind), []).append(a)
+
+    def first(*kinds: str, card: str | None = None) -> Any:
+        for kind in kinds:
+            for a in by_kind.get(kind, []):
+                if card is None or a.card == card:
+                    return a
+        return None
+
+    if "draw" in by_kind:
+        return max(by_kind["draw"], key=lambda a: a.n)
+    rebel = game.to_move == 0
+    step = str(view.step)
+    if step == "form groups":
+        mine = [u.name for u in view.you.active]
+        theirs = [u.name for u in view.opponent.active]
+        if not rebel and "Defense Shields" in theirs and "Space Cruiser" in mine:
+            a = first("form_space", card="Space Cruiser") or first("attack")
+            if a is not None:
+                return a
+        return first("no_attack", "attack")
+    if step == "deploy":
+        wanted = "Defense Shields" if rebel else "Space Cruiser"
+        return (
+            first("attach")
+            or first("deploy", card=wanted)
+            or first("deploy")
+            or first("done_deploying")
+        )
+    return first(
+        "ion_hold", "done_blocking", "done_targeting", "pass", "pick", "end_turn", "discard"
+    )
+
+
+def _shields_position(game: GameState) -> bool:
+    """After the blocks, an unblocked group whose Ships' damage Defense Shields stop, with an
+    equipped unit on the table."""
+    view = game.view(game.to_move)
+    if view.battle is None or str(view.step) not in ("target", "battle tricks"):
+        return False
+    stopped = any(g.damage is not None and g.stopped > 0 for g in view.battle.groups)
+    sides = (view.you, view.opponent)
+    units = [u for side in sides for zone in (side.active, side.inactive) for u in zone]
+    return stopped and any(u.attachments for u in units)
+
+
+def seeded_shields_position() -> tuple[int, list[tuple[int, int]], GameState]:
+    """(seed, [(action id, seat)], game): the shortest scripted way to the position among a
+    few seeds, found with the engine the server runs (hot-seat games take a seed)."""
+    best = None
+    for seed in range(1, 25):
+        game = new_game(seed=seed)
+        plies: list[tuple[int, int]] = []
+        while not game.is_over and len(plies) < 400:
+            if _shields_position(game):
+                if best is None or len(plies) < len(best[1]):
+                    best = (seed, plies, game)
+                break
+            seat = game.to_move
+            action = _scripted_action(game)
+            game.apply(action.id, player=seat)
+            plies.append((action.id, seat))
+    assert best is not None, "no seed brought Defense Shields against a Ship"
+    return best
+
+
+def test_shields_and_an_equipped_hero_show_the_servers_numbers(
+    server: Server, browser: Any, artifacts: Path
+) -> None:
+    seed, plies, game = seeded_shields_position()
+    created = api(server, "POST", "/api/games", body={"mode": "hotseat", "seed": seed})
+    game_id = created["game_id"]
+    tokens = {s["player"]: s["token"] for s in created["seats"]}
+    seat_names = ("rebel", "imperial")
+
+    def post(action: int, seat: int) -> None:
+        path = f"/api/games/{game_id}/actions"
+        api(server, "POST", path, tokens[seat_names[seat]], {"action": action})
+
+    for action, seat in plies:
+        post(action, seat)
+    me = seat_names[game.to_move]
+    state = api(server, "GET", f"/api/games/{game_id}", token=tokens[me])
+    assert state["version"] == len(plies)
+    groups = state["view"]["battle"]["groups"]
+    shielded = [g for g in groups if g["damage"] is not None and g["stopped"]]
+    assert shielded, state["view"]["battle"]
+
+    # The page holds the seat to move only (as one player's browser would).
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.evaluate(
+        "([id, seat, token]) => localStorage.setItem('rebelspace.games',"
+        " JSON.stringify({[id]: {mode: 'hotseat', seats: {[seat]: token}, created: 1}}))",
+        [game_id, me, tokens[me]],
+    )
+    page.goto(f"{server.url}/game/{game_id}")
+    page.wait_for_selector("#prompt.mine")
+    assert page.get_attribute("#app", "data-version") == str(len(plies))
+    page.screenshot(path=str(artifacts / "battle-shields.png"), full_page=True)
+
+    numbers: Counter[str] = Counter()
+    check_table_numbers(page, server, numbers)
+    assert numbers["shields"] >= 1 and numbers["equipped"] >= 1, numbers
+    # The damage after shields, in words: the group's Ships deal nothing to the deck.
+    for g in shielded:
+        against = page.inner_text(f"#battle section.group[data-group='{g['number']}'] .against")
+        assert f"unblocked: {g['damage']} damage" in against
+        assert f"Defense Shields stop {g['stopped']} " in against
+    # An equipped unit shows its ratings with its attachments, not the printed ones.
+    printed = {c["name"]: c for c in api(server, "GET", "/api/cards")["cards"]}
+    view = state["view"]
+    equipped = [
+        (side, where, i, u)
+        for side, where in ZONES.values()
+        for i, u in enumerate(view[side][where])
+        if u["attachments"]
+    ]
+    assert equipped
+    for side, where, i, unit in equipped:
+        zone = next(k for k, v in ZONES.items() if v == (side, where))
+        card = page.locator(f"[data-zone='{zone}'] .cards > .unit").nth(i).locator(":scope > .card")
+        shown = card.locator(".card-stats .stat").all_inner_texts()
+        assert shown == ratings(unit)
+        base = printed[unit["name"]]
+        assert shown != ratings(base), (unit, base)  # its attachments count
+
+    # Play the attack out: the last-attack summary (from the events) tells what got through.
+    while game.view(0).battle is not None:
+        seat = game.to_move
+        action = _scripted_action(game)
+        game.apply(action.id, player=seat)
+        post(action.id, seat)
+        plies.append((action.id, seat))
+    page.wait_for_function(
+        "(v) => document.getElementById('app').dataset.version === v", arg=str(len(plies))
+    )
+    page.wait_for_selector("#battle.last")
+    lines = page.locator("#battle.last li").all_inner_texts()
+    page.screenshot(path=str(artifacts / "last-attack.png"), full_page=True)
+    assert any("gets through" in line and "Defense Shields" in line for line in lines), lines
     assert errors == []

@@ -155,8 +155,16 @@ class Clicker:
         if error:
             raise AssertionError(f"{self.name}: the server refused a click: {error}")
 
-    def play_until(self, done: Any, max_moves: int = 3000, shot: Path | None = None) -> None:
-        """Play this page's decisions until `done()` is true (or the game is over)."""
+    def play_until(
+        self,
+        done: Any,
+        max_moves: int = 3000,
+        shot: Path | None = None,
+        check: Any = None,
+    ) -> None:
+        """Play this page's decisions until `done()` is true (or the game is over). `check()`,
+        if given, looks at the page before each decision (the table is still then: it is this
+        page's decision)."""
         for _ in range(max_moves):
             if self.is_over() or done():
                 return
@@ -165,5 +173,7 @@ class Clicker:
                 return
             if shot is not None and self.attr("step") == "block" and not shot.exists():
                 self.page.screenshot(path=str(shot), full_page=True)
+            if check is not None:
+                check()
             self.act()
         raise AssertionError(f"{self.name}: no end after {max_moves} moves")

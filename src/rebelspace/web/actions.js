@@ -1,121 +1,87 @@
-// Legal actions: the server sends each as {id, text}; the texts have fixed forms (see the
-// engine's actions.py), so they are parsed here into {kind, card, group, target, zone} to put
-// each one on the card or group it names. Card names are matched against the catalogue, so a
-// name with spaces is never split in the wrong place.
+// Legal actions: the server sends each as structured fields (docs/protocol.md, the engine's
+// views.py `ActionView`): {id, kind, card, group, target, zone, n, text}. `card` and `target`
+// are card names, `group` is 1-based, `zone` is "active"/"inactive" for targets, `n` the
+// number of cards of a draw. The client puts each action on the card or group it names from
+// these fields; `text` is shown only in the list of all choices. `copy` (edited card lists
+// only) names one copy of a copied hero: see forCopy.
 
-import { cardInfo, cardNames } from "./cards.js";
+import { cardInfo } from "./cards.js";
 
-const FIXED = {
-  "no attack": "no_attack",
-  attack: "attack",
-  "Ion Cannon holds fire": "ion_hold",
-  "done blocking": "done_blocking",
-  "done targeting": "done_targeting",
-  pass: "pass",
-  "done deploying": "done_deploying",
-  "end turn": "end_turn",
-};
+/** Actions put on a card in the hand. */
+const HAND = new Set(["deploy", "attach", "play_trick", "play_psion", "play_end", "play_end_on", "discard"]);
+/** Actions put on one of the player's own active units. */
+export const OWN = new Set(["form_ground", "form_space", "add", "block"]);
+/** Actions put on a unit in the battle panel. */
+const GROUP = new Set(["ion", "pick"]);
 
-function isName(text) {
-  return cardNames().includes(text);
+/**
+ * Copied heroes (edited card lists, docs/protocol.md): an action's `copy` (null for the plain
+ * action, which takes the first candidate) names the unit whose view `copy` is that number.
+ * Of the actions a click on unit `copy` could mean, keep for each plain action the copy action
+ * of that unit when there is one (the unit differs from the first candidate), else the plain
+ * action (the unit is the first candidate, or looks just like it).
+ */
+export function forCopy(actions, copy) {
+  const sameChoice = (a, b) => a.kind === b.kind && a.card === b.card && a.group === b.group && a.target === b.target && a.zone === b.zone;
+  const exact = actions.filter((a) => a.copy && a.copy === copy);
+  return actions.filter((a) => !a.copy).map((plain) => exact.find((a) => sameChoice(a, plain)) || plain);
 }
 
-/** "A sep B" where both A and B are card names (tries every place sep occurs). */
-function splitNames(rest, sep) {
-  let at = rest.indexOf(sep);
-  while (at >= 0) {
-    const a = rest.slice(0, at);
-    const b = rest.slice(at + sep.length);
-    if (isName(a) && isName(b)) return [a, b];
-    at = rest.indexOf(sep, at + 1);
-  }
-  return null;
-}
-
-export function parseAction({ id, text }) {
-  const base = { id, text, kind: "other", card: null, group: null, target: null, zone: null };
-  if (FIXED[text]) return { ...base, kind: FIXED[text] };
-  let m;
-  if ((m = text.match(/^draw (\d+)$/))) return { ...base, kind: "draw", n: Number(m[1]) };
-  if ((m = text.match(/^new (ground|space) group with (.+)$/)))
-    return { ...base, kind: "form", gkind: m[1], card: m[2] };
-  if ((m = text.match(/^add (.+) to group (\d+)$/)))
-    return { ...base, kind: "add", card: m[1], group: Number(m[2]) };
-  if ((m = text.match(/^Ion Cannon destroys (.+) in group (\d+)$/)))
-    return { ...base, kind: "ion", card: m[1], group: Number(m[2]) };
-  if ((m = text.match(/^block group (\d+) with (.+)$/)))
-    return { ...base, kind: "block", group: Number(m[1]), card: m[2] };
-  if ((m = text.match(/^group (\d+) targets (inactive )?(.+)$/)))
-    return { ...base, kind: "target", group: Number(m[1]), zone: m[2] ? "inactive" : "active", card: m[3] };
-  if ((m = text.match(/^pick (.+) as a casualty$/))) return { ...base, kind: "pick", card: m[1] };
-  if ((m = text.match(/^deploy (.+)$/))) return { ...base, kind: "deploy", card: m[1] };
-  if ((m = text.match(/^discard (.+)$/))) return { ...base, kind: "discard", card: m[1] };
-  if ((m = text.match(/^attach (.+)$/))) {
-    const pair = splitNames(m[1], " to ");
-    if (pair) return { ...base, kind: "attach", card: pair[0], target: pair[1] };
-  }
-  if ((m = text.match(/^play (.+)$/))) {
-    const rest = m[1];
-    if (isName(rest)) return { ...base, kind: "play", card: rest };
-    for (const sep of [" on ", " for "]) {
-      const pair = splitNames(rest, sep);
-      if (pair) {
-        const kind = cardInfo(pair[0]).kind === "psion" ? "psion" : sep === " on " ? "play_on" : "play_for";
-        return { ...base, kind, card: pair[0], target: pair[1] };
-      }
-    }
-  }
-  return base;
-}
+/** A unit an action names: its card name, with "#k" for a copy action. */
+const named = (name, action) => (action.copy ? `${name} #${action.copy}` : name);
 
 /** Where on the table an action is clicked: "hand", "own", "enemy", "group" or "button". */
 export function placeOf(action) {
-  switch (action.kind) {
-    case "deploy":
-    case "attach":
-    case "play":
-    case "psion":
-    case "play_on":
-    case "play_for":
-    case "discard":
-      return "hand";
-    case "form":
-    case "add":
-    case "block":
-      return "own";
-    case "target":
-      return "enemy";
-    case "ion":
-    case "pick":
-      return "group";
-    default:
-      return "button";
-  }
+  if (HAND.has(action.kind)) return "hand";
+  if (OWN.has(action.kind)) return "own";
+  if (action.kind === "target") return "enemy";
+  if (GROUP.has(action.kind)) return "group";
+  return "button";
+}
+
+/**
+ * Words for an end-phase card played on or for another card: Convert and Saboteur act on a
+ * card in play; the searches (Recruit, Shuttle, Medi-Bot, Cybernetics) take a hero into the
+ * hand. Told apart by the catalogue's ability key of the card played.
+ */
+function playEndOnLabel(action) {
+  const ability = cardInfo(action.card).ability;
+  const target = named(action.target, action);
+  if (ability === "hero_from_deck") return `Play ${action.card}: take ${target} from your deck into your hand`;
+  if (ability === "hero_from_discard") return `Play ${action.card}: take ${target} from your discard pile into your hand`;
+  if (ability === "convert") return `Play ${action.card}: take control of ${target}`;
+  if (ability === "saboteur") return `Play ${action.card}: destroy ${target}`;
+  return `Play ${action.card} on ${target}`;
 }
 
 /** Words for a menu item, when the card that was clicked is already known. */
 export function menuLabel(action, groupValue) {
   const value = (n) => (groupValue ? groupValue(n) : "");
   switch (action.kind) {
-    case "form":
-      return `Start a new ${action.gkind} group with ${action.card}`;
+    case "form_ground":
+      return `Start a new ground group with ${named(action.card, action)}`;
+    case "form_space":
+      return `Start a new space group with ${named(action.card, action)}`;
     case "add":
-      return `Add ${action.card} to group ${action.group}${value(action.group)}`;
+      return `Add ${named(action.card, action)} to group ${action.group}${value(action.group)}`;
     case "block":
-      return `Block group ${action.group}${value(action.group)} with ${action.card}`;
+      return `Block group ${action.group}${value(action.group)} with ${named(action.card, action)}`;
     case "target":
-      return `Group ${action.group}${value(action.group)} attacks ${action.card}`;
+      return `Group ${action.group}${value(action.group)} attacks ${action.zone === "inactive" ? "inactive " : ""}${named(action.card, action)}`;
+    case "ion":
+      return `Fire the Ion Cannon at ${action.card} in group ${action.group}`;
+    case "pick":
+      return `Pick ${named(action.card, action)} as a casualty`;
     case "deploy":
       return `Deploy ${action.card} (cost ${cardInfo(action.card).cost})`;
     case "attach":
-      return `Attach ${action.card} to ${action.target} (cost ${cardInfo(action.card).cost})`;
-    case "psion":
-      return `Play ${action.card} on ${action.target}`;
-    case "play_on":
-      return `Play ${action.card} on ${action.target}`;
-    case "play_for":
-      return `Play ${action.card}: take ${action.target} into your hand`;
-    case "play":
+      return `Attach ${action.card} to ${named(action.target, action)} (cost ${cardInfo(action.card).cost})`;
+    case "play_psion":
+      return `Play ${action.card} on ${named(action.target, action)}`;
+    case "play_end_on":
+      return playEndOnLabel(action);
+    case "play_trick":
+    case "play_end":
       return `Play ${action.card}`;
     case "discard":
       return `Discard ${action.card}`;

@@ -1,25 +1,17 @@
-// The attack in progress (view.battle) and the summary of the last one (from the game log).
+// The attack in progress (view.battle) and the summary of the last one (from msg.events).
+// Every number shown is the server's: the view's unit ratings, the groups' battle values and
+// damage (after Defense Shields), and the events' values of battles already fought.
 
-import { cardEl, cardInfo, unitDamage, unitRating } from "./cards.js";
+import { cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+const otherSide = (side) => (side === "rebel" ? "imperial" : "rebel");
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/**
- * Battle values of a group: the server's numbers (state message `battle_values`) when it sends
- * them, else the same R13 sum from the catalogue: each unit's rating with its attachments and
- * psion cards, plus the Surprise Attack / Trap bonus for every unit.
- */
-export function groupValues(msg, group) {
-  const fromServer = (msg.battle_values || []).find((v) => v.number === group.number);
-  const battle = msg.view.battle;
-  const defenders = defendersOf(group);
-  const sum = (units, bonus) => units.reduce((s, u) => s + unitRating(u, group.kind) + bonus, 0);
-  const attack = fromServer ? fromServer.attack : sum(group.units, battle.attack_bonus);
-  let defense = null;
-  if (fromServer && fromServer.defense !== undefined) defense = fromServer.defense;
-  else if (defenders.length) defense = sum(defenders, battle.defense_bonus);
-  return { attack, defense };
+/** Battle values of a group, as the view gives them (R13 with the R30 bonuses). */
+export function groupValues(group) {
+  return { attack: group.attack_value, defense: group.defense_value };
 }
 
 export function defendersOf(group) {
@@ -42,10 +34,111 @@ export function heroPlaces(group) {
   return { fighters, ships, heroes };
 }
 
+// ---- events ------------------------------------------------------------------------------
+
+/** The events of an attack phase (R10-R22), from the declaration to the last damage. */
+const ATTACK_EVENTS = new Set([
+  "attacked",
+  "ion_cannon_fired",
+  "blocked",
+  "targeted",
+  "trick_played",
+  "psion_played",
+  "got_through",
+  "battle_resolved",
+  "casualty_picked",
+  "damage_dealt",
+  "extra_attack_phase",
+]);
+
+/**
+ * The attack phases in a stream of events, oldest first: each {turn, player, events}. A phase
+ * starts with the attacker's declaration (its run of `attacked` events, one per group) and
+ * takes the attack events after it until the next declaration or the next turn.
+ */
+export function attackPhases(events) {
+  const phases = [];
+  let turn = null;
+  let player = null;
+  let current = null;
+  let previous = null;
+  for (const e of events) {
+    if (e.type === "turn_started") {
+      turn = e.turn;
+      player = e.player;
+      current = null;
+    } else if (e.type === "attacked" && (!previous || previous.type !== "attacked")) {
+      current = { turn, player: player || e.player, events: [] };
+      phases.push(current);
+    }
+    if (current && ATTACK_EVENTS.has(e.type)) current.events.push(e);
+    previous = e;
+  }
+  return phases;
+}
+
+/** The battle_resolved event of group `number` in the latest attack phase, if any. */
+function resolvedEvent(events, number) {
+  const phases = attackPhases(events);
+  if (!phases.length) return null;
+  const found = phases[phases.length - 1].events.filter((e) => e.type === "battle_resolved" && e.group === number);
+  return found.length ? found[found.length - 1] : null;
+}
+
+function battleResultText(e) {
+  const attacker = cap(e.player);
+  const defender = cap(otherSide(e.player));
+  if (e.result === "attacker won") return `${attacker} wins, ${e.defenders.join(", ")} destroyed`;
+  if (e.result === "defender won") return `${defender} wins, ${e.attackers.join(", ")} destroyed`;
+  return "a tie, both sides destroyed";
+}
+
+/** One attack event in plain words, from its fields. */
+export function eventLine(e) {
+  const who = cap(e.player);
+  const them = e.player ? cap(otherSide(e.player)) : "";
+  switch (e.type) {
+    case "attacked":
+      return `${who} attacks with ${e.kind} group ${e.group}: ${e.units.join(", ")} (value ${e.value})`;
+    case "ion_cannon_fired":
+      return `${who}'s ${e.cannon} destroys ${e.ship} in group ${e.group}`;
+    case "blocked":
+      return `${who} blocks group ${e.group} with ${e.card}`;
+    case "targeted":
+      return `${who}'s group ${e.group} targets ${them}'s ${e.inactive ? "inactive " : ""}${e.card}`;
+    case "trick_played":
+      return `${who} plays ${e.card}`;
+    case "psion_played":
+      return `${who} plays ${e.card} on ${e.hero}`;
+    case "got_through": {
+      let shields = "";
+      if (e.stopped > 0) shields = ` (Defense Shields stop ${e.stopped} damage from Ships)`;
+      else if (e.shields) shields = " (Defense Shields stop the Ships' damage)";
+      return `Group ${e.group} gets through: ${e.damage} damage to ${them}'s deck${shields}`;
+    }
+    case "battle_resolved": {
+      const against = e.blocked ? `blocked by ${e.defenders.join(", ")}` : `against the target ${e.defenders.join(", ")}`;
+      return `Group ${e.group} (${e.attackers.join(", ")}: ${e.kind} ${e.attack_value}) ${against} (${e.kind} ${e.defense_value}) → ${battleResultText(e)}`;
+    }
+    case "casualty_picked":
+      return `${who} picks ${e.card} (${e.rating}) as a casualty`;
+    case "damage_dealt":
+      return `${who}'s deck loses ${plural(e.cards.length, "card")}: ${e.cards.join(", ") || "none"} (${e.left} left)`;
+    case "extra_attack_phase":
+      return `${who} gets an extra attack phase`;
+    default:
+      return e.type;
+  }
+}
+
+const HIT_EVENTS = new Set(["ion_cannon_fired", "battle_resolved", "casualty_picked", "damage_dealt"]);
+
+// ---- memory of the current attack -------------------------------------------------------
+
 /**
  * Units of a group that was destroyed vanish from the view; the client remembers the last
- * non-empty line-up of each group of the current attack so a battle result can still show
- * who fought.
+ * non-empty line-up of each group of the current attack (with the view's numbers) so a battle
+ * result can still show who fought.
  */
 export class BattleMemory {
   constructor() {
@@ -67,7 +160,7 @@ export class BattleMemory {
       this.groups.clear();
     }
     for (const g of battle.groups) {
-      const old = this.groups.get(g.number) || { units: [], defenders: [], how: null };
+      const old = this.groups.get(g.number) || { units: [], defenders: [], how: null, values: null };
       const defenders = defendersOf(g);
       const how = g.blockers.length ? "blocked" : g.target ? "target" : old.how;
       this.groups.set(g.number, {
@@ -75,8 +168,8 @@ export class BattleMemory {
         defenders: defenders.length ? defenders : old.defenders,
         how,
         // The values the battle was fought at: once it is fought, destroyed units and
-        // casualties no longer count in the current values.
-        values: g.result && old.values ? old.values : groupValues(msg, g),
+        // casualties no longer count in the view's values.
+        values: g.result && old.values ? old.values : groupValues(g),
       });
     }
   }
@@ -97,14 +190,18 @@ export class BattleMemory {
   }
 }
 
-function unitCards(units, { place, group, clickable, destroyed = false }) {
+// ---- drawing -----------------------------------------------------------------------------
+
+function unitCards(units, { place, group, clickable, destroyed = false, copied = new Set() }) {
   return units.map((u) =>
     h(
       "div",
       { class: "unit" },
       cardEl(u.name, {
         small: true,
-        classes: destroyed ? ["destroyed"] : clickable(u.name) ? ["clickable"] : [],
+        unit: u,
+        copyMark: copied.has(u.name),
+        classes: destroyed ? ["destroyed"] : clickable(u) ? ["clickable"] : [],
         badge: destroyed ? "destroyed" : null,
         data: { place, group, name: u.name },
       }),
@@ -115,26 +212,40 @@ function unitCards(units, { place, group, clickable, destroyed = false }) {
   );
 }
 
+/** What a group's attack comes to: blocked, targeting, or the damage it deals unblocked. */
+function againstText(g, how, step, defender) {
+  if (how === "blocked") return `blocked by ${defender}`;
+  if (how === "target") return `fighting a targeted ${g.target_zone === "inactive" ? "inactive " : ""}unit`;
+  if (g.damage === null || g.damage === undefined) return g.units.length ? "deals no damage" : "no unit left";
+  const shields = g.stopped > 0 ? ` (Defense Shields stop ${g.stopped} damage from Ships)` : "";
+  if (["form groups", "ion cannon", "block"].includes(step)) return `not blocked yet: ${g.damage} damage if unblocked${shields}`;
+  return `unblocked: ${g.damage} damage to ${defender}'s deck${shields}`;
+}
+
 /** The battle panel: each attacking group against its blockers or target, values, results. */
 export function renderBattle(msg, memory, ui) {
   const view = msg.view;
   const battle = view.battle;
+  const events = msg.events || [];
   const attacker = cap(view.active_player);
   const defender = attacker === "Rebel" ? "Imperial" : "Rebel";
+  const attackingSide = view.you.player === view.active_player ? view.you : view.opponent;
+  const defendingSide = attackingSide === view.you ? view.opponent : view.you;
+  const attackerCopies = copiedHeroes(attackingSide);
+  const defenderCopies = copiedHeroes(defendingSide);
   const rows = battle.groups.map((g) => {
-    const { attack, defense } = (g.result && memory.values(g.number)) || groupValues(msg, g);
+    const fought = g.result ? resolvedEvent(events, g.number) : null;
+    const values = fought
+      ? { attack: fought.attack_value, defense: fought.defense_value }
+      : (g.result && memory.values(g.number)) || groupValues(g);
+    const { attack, defense } = values;
     const defenders = defendersOf(g);
     const shownUnits = g.units.length ? g.units : memory.units(g.number, "units");
     const shownDefenders = defenders.length ? defenders : memory.units(g.number, "defenders");
     const casualtyHere = battle.casualty_group === g.number;
     const places = heroPlaces(g);
-    const damage = g.units.reduce((s, u) => s + unitDamage(u), 0);
-    const how = g.blockers.length ? "blocked" : g.target ? "target" : memory.how(g.number);
-    let against;
-    if (how === "blocked") against = `blocked by ${defender}`;
-    else if (how === "target") against = `fighting a targeted ${g.target_zone === "inactive" ? "inactive " : ""}unit`;
-    else if (["form groups", "ion cannon", "block"].includes(view.step)) against = "not blocked yet";
-    else against = `unblocked: ${damage} damage to ${defender}'s deck`;
+    const how = g.blockers.length ? "blocked" : g.target ? "target" : memory.how(g.number) || (fought ? (fought.blocked ? "blocked" : "target") : null);
+    const against = againstText(g, how, view.step, defender);
     const selectable = ui.selectableGroups.has(g.number);
     const cls = ["group", `group-${g.kind}`, selectable ? "selectable" : "", ui.selectedGroup === g.number ? "selected" : "", casualtyHere ? "casualties" : ""];
     return h(
@@ -142,6 +253,10 @@ export function renderBattle(msg, memory, ui) {
       {
         class: cls,
         "data-group": g.number,
+        "data-attack": attack,
+        "data-defense": defense,
+        "data-damage": g.damage,
+        "data-stopped": g.stopped,
         role: selectable ? "button" : null,
         tabindex: selectable ? "0" : null,
         "aria-label": `Group ${g.number}`,
@@ -151,8 +266,8 @@ export function renderBattle(msg, memory, ui) {
         "header",
         {},
         h("strong", {}, `Group ${g.number} · ${g.kind}`),
-        h("span", { class: "value" }, ` ${attacker} value ${attack}`),
-        defense !== null ? h("span", { class: "value" }, ` vs ${defender} value ${defense}`) : null,
+        h("span", { class: "value value-attack" }, ` ${attacker} value ${attack}`),
+        defense !== null && defense !== undefined ? h("span", { class: "value value-defense" }, ` vs ${defender} value ${defense}`) : null,
         h("span", { class: "against" }, ` — ${against}`),
         g.result ? h("span", { class: "result" }, ` → ${g.result}`) : null,
       ),
@@ -169,14 +284,14 @@ export function renderBattle(msg, memory, ui) {
         h(
           "div",
           { class: "side attackers" },
-          unitCards(shownUnits, { place: "group-attackers", group: g.number, destroyed: !g.units.length, clickable: (n) => ui.clickable("group-attackers", n, g.number) }),
+          unitCards(shownUnits, { place: "group-attackers", group: g.number, destroyed: !g.units.length, copied: attackerCopies, clickable: (u) => ui.clickable("group-attackers", u.name, g.number, u.copy) }),
         ),
         h("div", { class: "vs" }, "vs"),
         h(
           "div",
           { class: "side defenders" },
           shownDefenders.length
-            ? unitCards(shownDefenders, { place: "group-defenders", group: g.number, destroyed: !defenders.length, clickable: (n) => ui.clickable("group-defenders", n, g.number) })
+            ? unitCards(shownDefenders, { place: "group-defenders", group: g.number, destroyed: !defenders.length, copied: defenderCopies, clickable: (u) => ui.clickable("group-defenders", u.name, g.number, u.copy) })
             : h("em", {}, g.result ? "destroyed" : "—"),
         ),
       ),
@@ -199,34 +314,24 @@ export function renderBattle(msg, memory, ui) {
   );
 }
 
-const ATTACK_LINE = /attacks with|blocks group|targets|fights the|block the|gets through|as a casualty|from the top of the deck|destroys .+ in group \d|plays (Surprise Attack|Trap|Multiple Targets)|plays \w[\w ]* on |extra attack phase/;
-
-/** The lines of the last attack phase in the log, with the turn it was in. */
-export function lastAttack(log) {
-  let turn = null;
-  let current = [];
-  let found = null;
-  for (const line of log) {
-    const m = line.match(/^-- Turn (\d+): (\w+) --$/);
-    if (m) {
-      if (current.length) found = { turn, lines: current };
-      turn = `${m[1]} (${m[2]})`;
-      current = [];
-    } else if (ATTACK_LINE.test(line)) {
-      current.push(line);
-    }
-  }
-  if (current.length) found = { turn, lines: current };
-  return found;
+/** The last attack phase in the events the seat may see, with the turn it was in. */
+export function lastAttack(events) {
+  const phases = attackPhases(events || []);
+  return phases.length ? phases[phases.length - 1] : null;
 }
 
-export function renderLastAttack(log) {
-  const last = lastAttack(log);
+export function renderLastAttack(msg) {
+  const last = lastAttack(msg.events);
   if (!last) return h("div", { class: "battle last", id: "battle" }, h("h2", {}, "No battles yet"), h("p", {}, "Attacks and their results will be shown here."));
+  const turn = last.turn !== null ? `turn ${last.turn} (${cap(last.player)})` : cap(last.player);
   return h(
     "div",
     { class: "battle last", id: "battle" },
-    h("h2", {}, `Last attack: turn ${last.turn}`),
-    h("ul", { class: "battle-lines" }, last.lines.map((line) => h("li", { class: /destroyed|damage|discards/.test(line) ? "hit" : "" }, line))),
+    h("h2", {}, `Last attack: ${turn}`),
+    h(
+      "ul",
+      { class: "battle-lines" },
+      last.events.map((e) => h("li", { class: HIT_EVENTS.has(e.type) ? "hit" : "", "data-type": e.type, "data-seq": e.seq }, eventLine(e))),
+    ),
   );
 }

@@ -28,10 +28,6 @@ export function cardInfo(name) {
   );
 }
 
-export function cardNames() {
-  return [...catalogue.keys()];
-}
-
 const KIND_LABEL = {
   hero: "Hero",
   ground: "Ground unit",
@@ -67,50 +63,60 @@ function timing(card) {
   return "";
 }
 
+/**
+ * Heroes of which a side has several copies in play (edited card lists): their cards show
+ * "#k", the unit's `copy` in the view, which the actions' `copy` names.
+ */
+export function copiedHeroes(side) {
+  const seen = new Set();
+  const twice = new Set();
+  for (const u of [...side.active, ...side.inactive]) {
+    if (cardInfo(u.name).kind !== "hero") continue;
+    if (seen.has(u.name)) twice.add(u.name);
+    seen.add(u.name);
+  }
+  return twice;
+}
+
 export function typeLabel(card) {
   if (card.kind === "attachment") return card.type === "Item" ? "Item" : "Companion";
   return KIND_LABEL[card.kind] || card.type;
 }
 
-/** Rating of a card in a ground (0) or space (1) battle, as printed. */
-export function rating(name, kind) {
-  const card = cardInfo(name);
-  return kind === "space" ? card.space : card.ground;
-}
-
-/** R13: a unit's rating with its attachments (items, companions, psion cards). */
-export function unitRating(unit, kind) {
-  return rating(unit.name, kind) + unit.attachments.reduce((sum, a) => sum + rating(a, kind), 0);
-}
-
-export function unitDamage(unit) {
-  return cardInfo(unit.name).damage + unit.attachments.reduce((s, a) => s + cardInfo(a).damage, 0);
-}
-
-function stat(label, title, value) {
-  return h("span", { class: `stat stat-${label.toLowerCase()}`, title }, `${label} ${value}`);
+function stat(label, title, value, printed) {
+  // A unit in play shows its current rating (the view's numbers); where that differs from the
+  // printed one, it is marked and the printed value is in the tooltip.
+  const changed = printed !== undefined && printed !== value;
+  const cls = ["stat", `stat-${label.toLowerCase()}`, changed ? (value > printed ? "up" : "down") : ""];
+  const tip = changed ? `${title} ${value} now (printed ${printed})` : `${title} ${value}`;
+  return h("span", { class: cls, title: tip }, `${label} ${value}`);
 }
 
 /**
  * A card drawn as HTML: name, cost, type, Ground / Space / Damage, keywords, side colour.
- * `extra` adds classes and data attributes (where it lies on the table, for clicks).
+ * `classes` and `data` add classes and data attributes (where it lies on the table, for
+ * clicks). `unit`: a unit in play as the view sends it ({name, ground, space, damage, ...}):
+ * its current ratings are shown instead of the printed ones (cards in a hand, a pile or the
+ * catalogue show the printed ones). `copyMark`: show the unit's copy number ("#2").
  */
-export function cardEl(name, { small = false, classes = [], data = {}, badge = null } = {}) {
+export function cardEl(name, { small = false, classes = [], data = {}, badge = null, unit = null, copyMark = false } = {}) {
   const card = cardInfo(name);
   const hasStats = !["action"].includes(card.kind);
+  const now = unit ? { ground: unit.ground, space: unit.space, damage: unit.damage } : null;
+  const ratings = unit ? { ...data, ground: now.ground, space: now.space, damage: now.damage, copy: unit.copy } : data;
   const keys = (card.keywords || []).map((k) => KEYWORD_LABEL[k] || k);
   const el = h(
     "div",
     {
       class: ["card", `side-${card.side || "none"}`, `kind-${card.kind}`, small ? "small" : "", ...classes],
       "data-name": name,
-      title: describe(card),
-      ...Object.fromEntries(Object.entries(data).map(([k, v]) => [`data-${k}`, v])),
+      title: describe(card, now),
+      ...Object.fromEntries(Object.entries(ratings).map(([k, v]) => [`data-${k}`, v])),
     },
     h(
       "div",
       { class: "card-head" },
-      h("span", { class: "card-name" }, name),
+      h("span", { class: "card-name" }, name, copyMark && unit && unit.copy ? h("span", { class: "card-copy", title: "Which copy of this hero" }, ` #${unit.copy}`) : null),
       card.cost !== null && card.cost !== undefined
         ? h("span", { class: "card-cost", title: `Costs ${card.cost} to deploy` }, String(card.cost))
         : null,
@@ -120,9 +126,9 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
       ? h(
           "div",
           { class: "card-stats" },
-          stat("G", "Ground rating", card.ground),
-          stat("S", "Space rating", card.space),
-          stat("D", "Damage", card.damage),
+          stat("G", "Ground rating", now ? now.ground : card.ground, now ? card.ground : undefined),
+          stat("S", "Space rating", now ? now.space : card.space, now ? card.space : undefined),
+          stat("D", "Damage", now ? now.damage : card.damage, now ? card.damage : undefined),
         )
       : null,
     keys.length ? h("div", { class: "card-keys" }, keys.join(" · ")) : null,
@@ -139,9 +145,10 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
   return el;
 }
 
-function describe(card) {
+function describe(card, now) {
   const parts = [`${card.name} (${typeLabel(card)}, ${card.side})`];
-  if (card.kind !== "action") parts.push(`Ground ${card.ground}, Space ${card.space}, Damage ${card.damage}`);
+  if (now) parts.push(`Now: Ground ${now.ground}, Space ${now.space}, Damage ${now.damage}`);
+  if (card.kind !== "action") parts.push(`${now ? "Printed: " : ""}Ground ${card.ground}, Space ${card.space}, Damage ${card.damage}`);
   if (card.cost !== null && card.cost !== undefined) parts.push(`Cost ${card.cost}`);
   if (card.notes) parts.push(card.notes);
   return parts.join(". ");

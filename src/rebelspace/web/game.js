@@ -1,7 +1,7 @@
 // One open game: its WebSocket(s), the latest state message per seat, hot-seat hand-overs,
 // and turning clicks on the table into the legal actions they stand for.
 
-import { menuLabel, parseAction, placeOf } from "./actions.js";
+import { OWN, forCopy, menuLabel, placeOf } from "./actions.js";
 import { openSocket, request } from "./api.js";
 import { BattleMemory, groupValues } from "./battle.js";
 import { h } from "./dom.js";
@@ -131,7 +131,7 @@ export class GameController {
     // An online game waits for the second player before anyone acts.
     const friend = msg.seats && msg.seat ? msg.seats[other(msg.seat)] : null;
     this.ui.waitingFriend = msg.mode === "online" && !!friend && !friend.taken;
-    const actions = this.ui.waitingFriend ? [] : (msg.legal || []).map(parseAction);
+    const actions = this.ui.waitingFriend ? [] : msg.legal || [];
     this.actions = actions;
     this.msg = msg;
     const selectable = this.selectableGroups();
@@ -167,12 +167,15 @@ export class GameController {
     return new Set(this.actions.filter((a) => kinds.includes(a.kind)).map((a) => a.group));
   }
 
-  /** The legal actions a click on a card at `place` (hand, zone, battle group) could mean. */
-  matching(place, name, group) {
+  /**
+   * The legal actions a click on a card at `place` (hand, zone, battle group) could mean;
+   * `copy`: the unit's copy number in the view (units in play).
+   */
+  matching(place, name, group, copy = null) {
     const battle = this.msg.view.battle;
     let found = [];
     if (place === "hand") found = this.actions.filter((a) => placeOf(a) === "hand" && a.card === name);
-    else if (place === "own-active") found = this.actions.filter((a) => ["form", "add", "block"].includes(a.kind) && a.card === name);
+    else if (place === "own-active") found = this.actions.filter((a) => OWN.has(a.kind) && a.card === name);
     else if (place === "enemy-active" || place === "enemy-inactive") {
       const zone = place.slice(6);
       found = this.actions.filter((a) => a.kind === "target" && a.card === name && a.zone === zone);
@@ -184,6 +187,7 @@ export class GameController {
           (a.kind === "pick" && a.card === name && battle && battle.casualty_group === group && battle.casualty_from === from),
       );
     }
+    if (place !== "hand") found = forCopy(found, copy);
     if (this.selectedGroup !== null) {
       const narrowed = found.filter((a) => a.group === this.selectedGroup);
       if (narrowed.length) found = narrowed;
@@ -195,7 +199,7 @@ export class GameController {
     const ui = {
       selectableGroups: new Set(),
       selectedGroup: null,
-      clickable: (place, name, group) => this.matching(place, name, group).length > 0,
+      clickable: (place, name, group, copy) => this.matching(place, name, group, copy).length > 0,
       selectGroup: (n) => {
         this.selectedGroup = this.selectedGroup === n ? null : n;
         this.render();
@@ -213,12 +217,13 @@ export class GameController {
     if (!el || !this.root.contains(el)) return;
     e.stopPropagation();
     const group = el.dataset.group ? Number(el.dataset.group) : null;
-    const found = this.matching(el.dataset.place, el.dataset.name, group);
+    const copy = el.dataset.copy ? Number(el.dataset.copy) : null;
+    const found = this.matching(el.dataset.place, el.dataset.name, group, copy);
     if (found.length === 1) this.send(found[0].id);
     else if (found.length > 1) {
       const value = (n) => {
         const g = this.msg.view.battle && this.msg.view.battle.groups.find((x) => x.number === n);
-        return g ? ` (${g.kind}, value ${groupValues(this.msg, g).attack})` : "";
+        return g ? ` (${g.kind}, value ${groupValues(g).attack})` : "";
       };
       openMenu(el, found.map((a) => ({ id: a.id, label: menuLabel(a, value) })), (id) => this.send(id));
     }

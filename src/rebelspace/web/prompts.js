@@ -56,7 +56,7 @@ export function promptFor(view, actions) {
     case "battle tricks":
       return {
         title: "Battle cards",
-        detail: has("play") || has("psion")
+        detail: has("play_trick") || has("play_psion")
           ? "You may play a battle card from your hand (glowing), or pass."
           : "You have no battle card to play: press Pass.",
       };
@@ -76,7 +76,7 @@ export function promptFor(view, actions) {
     case "end":
       return {
         title: "End phase",
-        detail: has("play") || has("play_on") || has("play_for")
+        detail: has("play_end") || has("play_end_on")
           ? "You may play end-phase cards from your hand (glowing), then end your turn."
           : "Nothing more to do this turn: press \"End turn\".",
       };

@@ -3,7 +3,7 @@
 
 import { buttonLabel, placeOf } from "./actions.js";
 import { renderBattle, renderLastAttack } from "./battle.js";
-import { cardBack, cardEl } from "./cards.js";
+import { cardBack, cardEl, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
 
@@ -35,14 +35,16 @@ export function zoneBadges(view, side) {
   return badges;
 }
 
-function unitEl(unit, { place, badge, ui, sidePlayer }) {
-  const clickable = badge === null && ui.clickable(place, unit.name);
+function unitEl(unit, { place, badge, ui, sidePlayer, copied }) {
+  const clickable = badge === null && ui.clickable(place, unit.name, null, unit.copy);
   const converted = unit.owner !== sidePlayer;
   const classes = [clickable ? "clickable" : "", badge ? "busy" : ""];
   return h(
     "div",
     { class: "unit" },
     cardEl(unit.name, {
+      unit,
+      copyMark: copied.has(unit.name),
       classes,
       data: { place, name: unit.name },
       badge: [badge, converted ? `taken from ${cap(unit.owner)}` : null].filter(Boolean).join(" · ") || null,
@@ -53,7 +55,7 @@ function unitEl(unit, { place, badge, ui, sidePlayer }) {
   );
 }
 
-function zoneEl(title, units, { place, badges, ui, sidePlayer }) {
+function zoneEl(title, units, { place, badges, ui, sidePlayer, copied }) {
   return h(
     "section",
     { class: "zone", "data-zone": place },
@@ -61,7 +63,7 @@ function zoneEl(title, units, { place, badges, ui, sidePlayer }) {
     h(
       "div",
       { class: "cards" },
-      units.length ? units.map((u, i) => unitEl(u, { place, badge: badges[i], ui, sidePlayer })) : h("em", { class: "empty" }, "empty"),
+      units.length ? units.map((u, i) => unitEl(u, { place, badge: badges[i], ui, sidePlayer, copied })) : h("em", { class: "empty" }, "empty"),
     ),
   );
 }
@@ -73,6 +75,7 @@ function pileButton(label, names, ui) {
 function sideEl(view, side, { me, label, ui }) {
   const prefix = me ? "own" : "enemy";
   const badges = zoneBadges(view, side);
+  const copied = copiedHeroes(side);
   const handInfo = side.hand
     ? null
     : h(
@@ -97,8 +100,8 @@ function sideEl(view, side, { me, label, ui }) {
     h(
       "div",
       { class: "zones" },
-      zoneEl("Active Zone", side.active, { place: `${prefix}-active`, badges: badges.active, ui, sidePlayer: side.player }),
-      zoneEl("Inactive Zone", side.inactive, { place: `${prefix}-inactive`, badges: badges.inactive, ui, sidePlayer: side.player }),
+      zoneEl("Active Zone", side.active, { place: `${prefix}-active`, badges: badges.active, ui, sidePlayer: side.player, copied }),
+      zoneEl("Inactive Zone", side.inactive, { place: `${prefix}-inactive`, badges: badges.inactive, ui, sidePlayer: side.player, copied }),
     ),
   );
 }
@@ -167,12 +170,19 @@ function allActionsEl(actions, ui) {
   );
 }
 
-function logEl(view) {
+/**
+ * The game log as plain text. The view's log has one line per event the seat may see, so a
+ * line that starts a turn is told by its event (when the server sends the events).
+ */
+function logEl(msg) {
+  const view = msg.view;
+  const events = msg.events || [];
+  const paired = events.length === view.log.length;
   return h(
     "section",
     { class: "log", "aria-label": "Game log" },
     h("h3", {}, "Game log"),
-    h("ol", { id: "log" }, view.log.map((line) => h("li", { class: line.startsWith("-- Turn") ? "turn" : "" }, line))),
+    h("ol", { id: "log" }, view.log.map((line, i) => h("li", { class: paired && events[i].type === "turn_started" ? "turn" : "" }, line))),
   );
 }
 
@@ -196,7 +206,7 @@ export function renderTable(root, msg, actions, memory, ui) {
     "div",
     { class: "board" },
     sideEl(view, view.opponent, { me: false, label: oppLabel, ui }),
-    view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(view.log),
+    view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg),
     sideEl(view, view.you, { me: true, label: myLabel, ui }),
     promptEl(msg, actions, ui),
     spectator ? null : handEl(view, ui),
@@ -213,7 +223,7 @@ export function renderTable(root, msg, actions, memory, ui) {
     "aside",
     { class: "sidebar" },
     allActionsEl(actions, ui),
-    logEl(view),
+    logEl(msg),
     h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, HOW_TO.map((t) => h("li", {}, t)))),
   );
   root.replaceChildren(status, h("div", { class: "layout" }, board, side));
