@@ -572,7 +572,8 @@ class GameState:
         self.step = OVER
         self.to_move = -1
         self._legal = []
-        self.emit(GameOver(winner, reason, card_type))
+        if self.events is not None:
+            self.events.append(GameOver(winner, reason, card_type))
 
     def remove_from_play(self, unit: int) -> None:
         for zones in (self.active, self.inactive):

@@ -62,7 +62,8 @@ def begin_attack(s: GameState) -> None:
     s.to_move = s.player
     t = s.ctx.tables
     if not any(t.can_attack[u] for u in s.active[s.player]):
-        s.emit(NoAttacker(s.player))
+        if s.events is not None:
+            s.emit(NoAttacker(s.player))
         from .turn import begin_deploy
 
         begin_deploy(s)
@@ -155,7 +156,8 @@ def _form(s: GameState, card: int, kind: int, unit: int) -> None:
     s.blocks.append(())
     s.targets.append(NO_TARGET)
     s.results.append(-1)
-    s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
+    if s.events is not None:
+        s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
 
 
 def do_form_ground(
@@ -172,13 +174,15 @@ def do_add(s: GameState, card: int, group: int, target: int, n: int, unit: int =
     u = unit if unit >= 0 else free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups[group] = s.groups[group] + (u,)
-    s.emit(UnitAdded(s.player, group, card))
+    if s.events is not None:
+        s.emit(UnitAdded(s.player, group, card))
 
 
 def do_no_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
     from .turn import begin_deploy
 
-    s.emit(NoAttack(s.player))
+    if s.events is not None:
+        s.emit(NoAttack(s.player))
     begin_deploy(s)
 
 
@@ -188,7 +192,10 @@ def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
         for g, units in enumerate(s.groups):
             kind = s.gkind[g]
             value = group_value(s, units, kind, s.atk_bonus)
-            s.emit(Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value))
+            if s.events is not None:
+                s.emit(
+                    Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value)
+                )
     begin_ion(s)
 
 
@@ -234,7 +241,8 @@ def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
     s.groups[group] = tuple(u for u in units if u != ship)
     s.busy[ship] = 0
     s.destroy(ship)
-    s.emit(IonCannonFired(d, t.type_of[cannon], card, group))
+    if s.events is not None:
+        s.emit(IonCannonFired(d, t.type_of[cannon], card, group))
     begin_ion(s)
 
 
@@ -284,7 +292,8 @@ def do_block(s: GameState, card: int, group: int, target: int, n: int, unit: int
     u = unit if unit >= 0 else free_unit(s, s.active[d], card)
     s.busy[u] = 1
     s.blocks[group] = s.blocks[group] + (u,)
-    s.emit(Blocked(d, group, card))
+    if s.events is not None:
+        s.emit(Blocked(d, group, card))
 
 
 def do_done_blocking(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -339,7 +348,8 @@ def do_target(s: GameState, card: int, group: int, target: int, zone: int, unit:
     u = unit if unit >= 0 else free_unit(s, s.inactive[d] if zone else s.active[d], card)
     s.busy[u] = 1
     s.targets[group] = u
-    s.emit(Targeted(s.player, group, card, bool(zone)))
+    if s.events is not None:
+        s.emit(Targeted(s.player, group, card, bool(zone)))
     begin_target(s)
 
 
@@ -416,7 +426,8 @@ def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> N
     else:
         s.extra_attacks += 1
     s.to_discard(c)  # R31
-    s.emit(TrickPlayed(q, card))
+    if s.events is not None:
+        s.emit(TrickPlayed(q, card))
     _next_trick(s)
 
 
@@ -438,7 +449,8 @@ def do_play_psion(
     )
     s.att[h] = s.att[h] + (c,)
     s.psions = s.psions + ((c, h),)
-    s.emit(PsionPlayed(q, card, hero_type))
+    if s.events is not None:
+        s.emit(PsionPlayed(q, card, hero_type))
     _next_trick(s)
 
 

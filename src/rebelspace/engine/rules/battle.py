@@ -174,7 +174,8 @@ def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int 
     u = unit if unit >= 0 else next(x for x in eligible(s) if t.type_of[x] == card)
     bonus = s.atk_bonus if side == 0 else s.def_bonus
     r = rating(s, u, kind) + bonus
-    s.emit(CasualtyPicked(s.to_move, g, card, r))
+    if s.events is not None:
+        s.emit(CasualtyPicked(s.to_move, g, card, r))
     if side == 0:
         s.groups[g] = tuple(x for x in s.groups[g] if x != u)
     else:
@@ -223,7 +224,8 @@ def end_attack(s: GameState) -> None:
         return
     if s.extra_attacks:  # R22
         s.extra_attacks -= 1
-        s.emit(ExtraAttackPhase(p))
+        if s.events is not None:
+            s.emit(ExtraAttackPhase(p))
         begin_attack(s)
         return
     from .turn import begin_deploy

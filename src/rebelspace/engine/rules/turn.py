@@ -166,7 +166,8 @@ def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
     c = s.take_from_hand(p, card)
     s.inactive[p].append(c)
     s.points -= s.ctx.tables.cost[c]
-    s.emit(Deployed(p, card))
+    if s.events is not None:
+        s.emit(Deployed(p, card))
 
 
 def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1) -> None:
@@ -175,7 +176,8 @@ def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int, unit:
     c = s.take_from_hand(p, card)
     s.att[h] = s.att[h] + (c,)
     s.points -= s.ctx.tables.cost[c]
-    s.emit(Attached(p, card, hero_type))
+    if s.events is not None:
+        s.emit(Attached(p, card, hero_type))
 
 
 def do_done_deploying(s: GameState, card: int, group: int, target: int, n: int) -> None:
@@ -257,26 +259,30 @@ def do_play_end_on(
                 kept.append(a)
         kept.append(c)
         s.att[h] = tuple(kept)
-        s.emit(ControlTaken(p, card, target))
+        if s.events is not None:
+            s.emit(ControlTaken(p, card, target))
         return
     s.to_discard(c)  # R31
     if ab == AB_SABOTEUR:  # R29
         h = find_in(s.inactive[o] + s.active[o], s, target)
         s.destroy(h)
-        s.emit(Sabotaged(p, card, target))
+        if s.events is not None:
+            s.emit(Sabotaged(p, card, target))
     elif ab == AB_HERO_FROM_DECK:  # R26
         h = find_in(s.deck[p], s, target)
         s.deck[p].remove(h)
         s.show_into_hand(p, h)
         s.shuffle_deck(p)
-        s.emit(HeroTaken(p, card, target, from_deck=True))
+        if s.events is not None:
+            s.emit(HeroTaken(p, card, target, from_deck=True))
         if not s.deck[p]:  # R9
             s.finish(o, EndReason.SEARCH, c)
     elif ab == AB_HERO_FROM_DISCARD:  # R26
         h = find_in(s.discard[p], s, target)
         s.discard[p].remove(h)
         s.show_into_hand(p, h)
-        s.emit(HeroTaken(p, card, target, from_deck=False))
+        if s.events is not None:
+            s.emit(HeroTaken(p, card, target, from_deck=False))
     else:
         raise AssertionError(f"no end-phase effect for ability {ab}")
 
@@ -300,7 +306,8 @@ def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None
     p = s.player
     c = s.take_from_hand(p, card)
     s.to_discard(c)
-    s.emit(HandLimitDiscard(p, card))
+    if s.events is not None:
+        s.emit(HandLimitDiscard(p, card))
     if len(s.hand[p]) <= s.ctx.options.hand_limit:
         next_turn(s)
 
