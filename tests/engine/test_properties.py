@@ -874,6 +874,13 @@ def check_legal_actions(game: GameState) -> None:
             assert action.group < len(game.groups), f"{action.text}: no such group"
         if action.kind in HAND_KINDS:
             assert action.card in hand_types, f"{action.text}: not in {PLAYER_NAMES[mover]}'s hand"
+        if action.copy:  # only copied heroes have copy actions (actions.py, "Copies")
+            hero = (
+                action.target
+                if action.kind in (Kind.ATTACH, Kind.PLAY_PSION, Kind.PLAY_END_ON)
+                else action.card
+            )
+            assert hero in t.copied_heroes and f"{t.names[hero]} #{action.copy}" in action.text
         if action.kind == Kind.DRAW:
             assert action.text == f"draw {action.n}"
             assert 1 <= action.n <= len(game.deck[game.player]), "R37: no more than the deck"
@@ -896,8 +903,11 @@ def check_legal_actions(game: GameState) -> None:
         deck = len(game.deck[p])
         low, high = min(game.options.draw_min, deck), min(game.options.draw_max + extra, deck)
         assert texts == {f"draw {n}" for n in range(low, high + 1)}
-    if game.step == CASUALTY:
-        assert texts == {f"pick {name} as a casualty" for name in casualty_choices(game)}
+    if game.step == CASUALTY:  # R19; copy actions name a later, different copy (actions.py)
+        choices = casualty_choices(game)
+        plain = {space.text(a) for a in legal if not space[a].copy}
+        assert plain == {f"pick {name} as a casualty" for name in choices}
+        assert {t.names[space[a].card] for a in legal if space[a].copy} <= choices
     if game.step == DISCARD:
         assert len(game.hand[game.player]) > game.options.hand_limit
         assert texts == {f"discard {game.name(c)}" for c in game.hand[game.player]}
