@@ -134,7 +134,7 @@ def legal_form(s: GameState) -> list[int]:
         for g in range(ngroups):
             if fits(t, s.groups[g], s.gkind[g], u):
                 out.append(space.add_base + g * nt + ct)
-        if ct in copied:
+        if copied and ct in copied:
             free = [x for x in s.active[s.player] if type_of[x] == ct and not busy[x]]
             out += copy_actions(s, s.player, free, out[start:])
     return out
@@ -277,7 +277,7 @@ def legal_block(s: GameState) -> list[int]:
             blockers = blocks[g]
             if fits(t, blockers, gkind[g], u) if blockers else starts(t, gkind[g], u):
                 out.append(space.block_base + g * nt + ct)
-        if ct in copied:
+        if copied and ct in copied:
             free = [x for x in s.active[d] if type_of[x] == ct and not busy[x]]
             out += copy_actions(s, d, free, out[start:])
     return out
@@ -333,7 +333,7 @@ def legal_target(s: GameState) -> list[int]:
                 )
                 if ok:
                     out.append(base + ct)
-                    if ct in copied:
+                    if copied and ct in copied:
                         free = [x for x in zone if type_of[x] == ct and not busy[x]]
                         out += copy_actions(s, d, free, [base + ct])
     return out
