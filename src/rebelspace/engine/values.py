@@ -8,8 +8,7 @@ never compute them again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .events import GroupKind
 
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
 NO_TARGET, TARGET_DESTROYED = -1, -2
 
 
-@dataclass(frozen=True, slots=True)
-class UnitStats:
+class UnitStats(NamedTuple):
     """A unit's current Ground, Space and Damage ratings: its own plus its attachments' and
     psion cards' (R13), plus the battle bonus of Surprise Attack or Trap while it fights (R30,
     ratings only: no bonus to Damage)."""
@@ -31,8 +29,7 @@ class UnitStats:
     damage: int
 
 
-@dataclass(frozen=True, slots=True)
-class DamagePreview:
+class DamagePreview(NamedTuple):
     """What an unblocked, untargeting group deals (R20): ``damage`` after shields, ``stopped``
     what Defense Shields took from its Ships, ``shields`` whether shields stood against Ships
     of this group, ``dealers`` (unit, damage) of each unit whose damage counts."""
@@ -46,7 +43,7 @@ class DamagePreview:
 def rating(s: GameState, unit: int, kind: int) -> int:
     """R13: a unit's Ground or Space rating with its attachments and psion cards."""
     t = s.ctx.tables
-    table = t.ground if kind == GroupKind.GROUND else t.space
+    table = t.space if kind else t.ground  # GroupKind.SPACE is 1
     r = table[unit]
     for card in s.att[unit]:
         r += table[card]
@@ -73,7 +70,15 @@ def unit_stats(s: GameState, unit: int, bonus: int = 0) -> UnitStats:
 
 def group_value(s: GameState, units: tuple[int, ...], kind: int, bonus: int) -> int:
     """R13, R30: a group's battle value: its units' ratings, each with the side's bonus."""
-    return sum(rating(s, u, kind) + bonus for u in units)
+    t = s.ctx.tables
+    table = t.space if kind else t.ground  # GroupKind.SPACE is 1
+    att = s.att
+    total = 0
+    for u in units:  # ``rating`` inlined: searches and the heuristic call this very often
+        total += table[u] + bonus
+        for card in att[u]:
+            total += table[card]
+    return total
 
 
 def shields_up(s: GameState, defender: int) -> bool:
@@ -84,12 +89,15 @@ def shields_up(s: GameState, defender: int) -> bool:
 
 def group_damage(s: GameState, units: tuple[int, ...], shields: bool) -> DamagePreview:
     """R20: the damage ``units`` deal unblocked; with ``shields`` up, Ships deal none."""
-    ship = s.ctx.tables.ship
+    t = s.ctx.tables
+    ship, dmg, att = t.ship, t.damage, s.att
     total = stopped = 0
     stands = False
     dealers = []
     for u in units:
-        d = damage(s, u)
+        d = dmg[u]  # ``damage`` inlined, as in group_value
+        for card in att[u]:
+            d += dmg[card]
         if shields and ship[u]:
             stopped += d
             stands = True
