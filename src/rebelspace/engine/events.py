@@ -26,9 +26,10 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import Any, ClassVar
 
+from .cards import SIDE_NAMES
+
 PUBLIC = -1  # visible to everyone
-SIDE_NAMES = ("rebel", "imperial")
-PLAYER_NAMES = ("Rebel", "Imperial")
+PLAYER_NAMES = ("Rebel", "Imperial")  # as the log names the players
 KIND_NAMES = ("ground", "space")
 
 

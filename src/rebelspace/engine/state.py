@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .actions import Action, ActionSpace
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
 from .errors import IllegalActionError, InvalidActionError
-from .events import EndReason, Event, GameOver, end_reason_text, render, visible_events
+from .events import (
+    PLAYER_NAMES,
+    EndReason,
+    Event,
+    GameOver,
+    end_reason_text,
+    render,
+    visible_events,
+)
 from .options import RulesOptions
 from .rng import seed_state, shuffle
 from .tables import Tables
@@ -26,7 +34,6 @@ from .tally import Tally
 if TYPE_CHECKING:
     from .views import PlayerView
 
-PLAYER_NAMES = ("Rebel", "Imperial")
 PLAYERS = (REBEL, IMPERIAL)
 
 
@@ -368,18 +375,14 @@ class GameState:
         if self.history is not None:
             self.history.append(a)
         events = self.events
+        first = 0 if events is None else len(events)
         copy = space.copies[a]
-        if events is None:
-            if copy:
-                rules.apply_copy(self, kind, card, group, target, extra, copy)
-            else:
-                rules.HANDLERS[kind](self, card, group, target, extra)
-            return NO_EVENTS
-        first = len(events)
         if copy:
             rules.apply_copy(self, kind, card, group, target, extra, copy)
         else:
             rules.HANDLERS[kind](self, card, group, target, extra)
+        if events is None:
+            return NO_EVENTS
         new = events[first:]
         if self.tally is not None:
             self.tally.read(new)
@@ -572,8 +575,7 @@ class GameState:
         self.step = OVER
         self.to_move = -1
         self._legal = []
-        if self.events is not None:
-            self.events.append(GameOver(winner, reason, card_type))
+        self.emit(GameOver(winner, reason, card_type))
 
     def remove_from_play(self, unit: int) -> None:
         for zones in (self.active, self.inactive):
