@@ -112,17 +112,6 @@ def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
     return shown[0], shown[1]
 
 
-# --- events in messages -------------------------------------------------------------------------
-
-
-def _names(db: CardDB) -> tuple[str, ...]:
-    """Card names by card type index, as events name cards (``event_json``)."""
-    return tuple(t.name for t in db)
-
-
-card_names = per_object(_names)
-
-
 # --- sessions -----------------------------------------------------------------------------------
 
 
@@ -385,7 +374,7 @@ class Session:
         if len(out) > len(visible):  # not after appends only: convert again
             del out[:]
         if len(out) < len(visible):
-            names = card_names(state.cards)
+            names = state.ctx.tables.names  # card names by type index, as events name cards
             for seq in range(len(out), len(visible)):
                 out.append({**event_json(visible[seq], names), "seq": seq})
         return out
