@@ -13,7 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +52,31 @@ def decide(
     return make_agent(spec, ctx, seed).act(view, list(legal))
 
 
+def exit_with_parent() -> None:
+    """The pool's initializer: the worker exits as soon as the server process dies.
+
+    A server killed by SIGKILL runs no shutdown code, so a worker waiting for work would live on
+    (and every crash would leave more). A daemon thread watches the parent instead; the worker's
+    main thread stays free to think. The resource tracker, the pool's other helper, exits by
+    itself once the server and every worker are gone (its pipe has no writer left).
+    """
+    parent = multiprocessing.parent_process()
+    sentinel = None if parent is None else parent.sentinel
+    threading.Thread(target=_exit_when_orphaned, args=(sentinel, os.getppid()), daemon=True).start()
+
+
+def _exit_when_orphaned(sentinel: int | None, ppid: int) -> None:
+    if sentinel is not None:
+        # The parent's sentinel (a pipe whose other end only the parent holds) becomes ready
+        # when the parent exits, however it exits.
+        multiprocessing.connection.wait([sentinel])
+    else:
+        # No sentinel (not expected under spawn): an orphan is adopted by another process.
+        while os.getppid() == ppid:
+            time.sleep(1)
+    os._exit(1)  # at once: no clean-up code, the server that would want its answer is gone
+
+
 class ComputerPlayers:
     """Runs decisions where they cost the event loop least."""
 
@@ -72,7 +100,9 @@ class ComputerPlayers:
                 if self._pool is None:
                     # spawn: forking a process that runs an event loop and threads is unsafe.
                     self._pool = ProcessPoolExecutor(
-                        self.processes, mp_context=multiprocessing.get_context("spawn")
+                        self.processes,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=exit_with_parent,
                     )
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(
