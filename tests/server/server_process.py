@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -22,8 +23,10 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, extra_args: Sequence[str] = ()) -> None:
+        """``extra_args``: more arguments of `rebelspace serve` (e.g. ``["--access-log"]``)."""
         self.db, self.log = db, log
+        self.extra_args = list(extra_args)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -33,7 +36,7 @@ class ServerProcess:
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "rebelspace.cli", "serve", "--port", str(self.port)]
-        cmd += ["--db", str(self.db)]
+        cmd += ["--db", str(self.db), *self.extra_args]
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

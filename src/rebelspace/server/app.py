@@ -2,7 +2,7 @@
 
 Routes only translate: they read the token and body, call the ``GameServer`` and turn a
 ``ServerError`` into ``{"error": code, "message": text}`` with its status. The OpenAPI document
-is at /openapi.json (browsable at /docs).
+is at /openapi.json (browsable at /docs and /redoc when the app is created with ``docs=True``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from rebelspace.engine import CardDB, RulesOptions, to_record
 
@@ -27,6 +28,7 @@ from .computer import ComputerPlayers
 from .games import SEATS, ServerError, Session
 from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit
 from .manager import Connection, GameServer, NewGame
+from .security import SecurityHeaders, add_docs_pages, page_policy
 from .store import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -42,6 +44,7 @@ class ErrorBody(BaseModel):
         "not_your_turn",
         "conflict",
         "too_large",
+        "method_not_allowed",
     ]
     message: str
 
@@ -152,10 +155,13 @@ def create_app(
     cards: CardDB | None = None,
     options: RulesOptions | None = None,
     answer_delay: float = 0.0,
+    docs: bool = False,
 ) -> FastAPI:
     """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings).
     ``answer_delay`` (tests only) holds each action's REST answer back that many seconds after
-    the WebSocket push, as a slow network would, to test clients against that order."""
+    the WebSocket push, as a slow network would, to test clients against that order.
+    ``docs`` serves the API's pages /docs (Swagger UI) and /redoc (ReDoc), which load their
+    scripts from a CDN (off by default; /openapi.json is always there)."""
     store = Store(db_path)
     server = GameServer(store, computer, cards=cards, options=options)
 
@@ -171,9 +177,16 @@ def create_app(
         description="REST for creating, joining and reading games; a WebSocket per seat at "
         "/api/games/{game_id}/ws pushes each new view. See docs/protocol.md.",
         lifespan=lifespan,
+        # FastAPI's own pages would load scripts from a CDN under the strict policy;
+        # add_docs_pages serves them with a policy of their own, when asked for.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.server = server
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(SecurityHeaders)  # added last: outside BodyLimit, so its 413 has them
+    if docs:
+        add_docs_pages(app)
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
@@ -186,10 +199,22 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "bad_request", 413: "too_large"}.get(
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(
             exc.status_code, "bad_request"
         )
-        return JSONResponse({"error": code, "message": str(exc.detail)}, exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # The client's files are mounted at /, so they answer every path a route does not
+            # take whole: name the methods of the routes at this path, else the files' own.
+            allowed = {
+                m
+                for r in app.routes
+                if isinstance(r, Route) and r.path_regex.match(request.scope["path"])
+                for m in (r.methods or ())
+            }
+            headers["Allow"] = ", ".join(sorted(allowed)) or headers.get("Allow", "GET, HEAD")
+        body = {"error": code, "message": str(exc.detail)}
+        return JSONResponse(body, exc.status_code, headers=headers)
 
     @app.get("/api/cards")
     async def card_list() -> dict[str, Any]:
@@ -349,8 +374,8 @@ def _static_routes(app: FastAPI) -> None:
             return FileResponse(index)
         return HTMLResponse(
             "<!doctype html><title>Rebel Space</title><p>The Rebel Space server is running; "
-            "the browser client is not installed. The API is described at "
-            '<a href="/docs">/docs</a>.</p>'
+            "the browser client is not installed. The API is described in docs/protocol.md "
+            'and by its OpenAPI document, <a href="/openapi.json">/openapi.json</a>.</p>'
         )
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
@@ -363,13 +388,15 @@ def _static_routes(app: FastAPI) -> None:
 
         style = "/style.css" if (WEB_DIR / "style.css").is_file() else None
         try:
-            return HTMLResponse(rules_page(style))
+            page = rules_page(style)
         except RulesNotFoundError:
             return HTMLResponse(
                 "<!doctype html><title>Rebel Space rules</title><p>The rules document "
                 "(docs/rules.md) is not installed with this server.</p>",
                 status_code=404,
             )
+        # The page's inline CSS is allowed by its hashes; otherwise the policy is the default.
+        return HTMLResponse(page, headers={"Content-Security-Policy": page_policy(page)})
 
     app.add_api_route("/rules", rules, methods=["GET"], include_in_schema=False)
     if WEB_DIR.is_dir():

@@ -18,7 +18,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Run the game server: games against the computer, hot-seat and online "
         "games in the browser. Games are kept in a SQLite file and resume after a restart. "
         "--cards and --rule set the card lists and rules of new games (each game keeps its own). "
-        "The protocol is in docs/protocol.md; the OpenAPI page is at /docs.",
+        "The protocol is in docs/protocol.md; the OpenAPI document is at /openapi.json.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -37,7 +37,15 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--access-log",
         action="store_true",
-        help="log every request (WebSocket URLs hold seat tokens: keep such logs private)",
+        help="log every request (seat tokens in WebSocket URLs and the codes of invite links "
+        "are replaced by <redacted>; still, keep such logs private)",
+    )
+    p.add_argument(
+        "--docs",
+        action="store_true",
+        help="serve the API's browsable pages /docs (Swagger UI) and /redoc (ReDoc); they "
+        "load their scripts and styles from a CDN (cdn.jsdelivr.net) into the origin that "
+        "holds the seat tokens, so they are off by default (/openapi.json is always served)",
     )
     _add_game_args(p)  # --cards and --rule: for new games; each game keeps its own
     p.add_argument(
@@ -57,6 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .app import create_app
     from .computer import ComputerPlayers
     from .limits import WS_MAX_SIZE
+    from .security import install_log_filter
 
     folder = os.path.dirname(os.path.abspath(args.db))
     if not os.path.isdir(folder):
@@ -77,7 +86,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cards=cards,
         options=options,
         answer_delay=args.test_answer_delay,
+        docs=args.docs,
     )
+    install_log_filter()  # uvicorn's loggers: no seat token or invite code reaches a log
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
     uvicorn.run(
         app,
