@@ -49,8 +49,14 @@ def wait_turn(client: TestClient, game_id: str, token: str, seat: str) -> dict[s
     raise AssertionError(f"it never became {seat}'s turn")
 
 
-def act(client: TestClient, game_id: str, token: str, action: int | str) -> dict[str, Any]:
-    r = client.post(f"/api/games/{game_id}/actions", json={"action": action}, headers=auth(token))
+def act(
+    client: TestClient, game_id: str, token: str, action: int | str, version: int | None = None
+) -> dict[str, Any]:
+    """Act as the seat of ``token``, at ``version`` (default: the game's current version)."""
+    if version is None:
+        version = state(client, game_id, token)["version"]
+    body = {"action": action, "version": version}
+    r = client.post(f"/api/games/{game_id}/actions", json=body, headers=auth(token))
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
@@ -71,13 +77,14 @@ def error(response: Any, status: int, code: str) -> str:
     """Assert a refusal's status and code; returns its message."""
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body) == {"error", "message"} and body["error"] == code, body
+    extra = {"stale": {"version"}, "rate_limited": {"retry_after"}}.get(code, set())
+    assert set(body) == {"error", "message", *extra} and body["error"] == code, body
     assert isinstance(body["message"], str) and body["message"]
     return str(body["message"])
 
 
 def states_by_version(record: dict[str, Any]) -> list[GameState]:
-    """The game of a record at every version 0..n (n = the number of actions)."""
+    """The game of a record after each number of plies 0..n (n = the number of actions)."""
     game = replay({**record, "actions": [], "action_ids": [], "result": None})
     out = [game.clone(keep_log=True)]
     for text in record["actions"]:
@@ -105,7 +112,8 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
     the view and the events recomputed from the server's game, and the legal list only on that
     seat's turn. It validates against the protocol's JSON Schema."""
     check_schema(msg)
-    game = games[msg["version"]]
+    game = games[msg["plies"]]
+    assert msg["version"] >= msg["plies"]
     seat = msg["seat"]
     assert msg["view"] == expected_view(game, seat)
     assert msg["events"] == expected_events(game, seat)
@@ -124,6 +132,7 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
         "seat",
         "seats",
         "version",
+        "plies",
         "view",
         "legal",
         "undo",

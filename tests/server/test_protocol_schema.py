@@ -102,7 +102,7 @@ def valid_message(client: TestClient) -> dict[str, Any]:
     gid, toks = created["game_id"], tokens(created)
     client.post(
         f"/api/games/{gid}/actions",
-        json={"action": "draw 2"},
+        json={"action": "draw 2", "version": 0},
         headers={"Authorization": f"Bearer {toks['rebel']}"},
     )
     msg = state(client, gid, toks["rebel"])

@@ -53,7 +53,7 @@ def test_create_a_computer_game_and_play_it_to_the_end_then_replay_its_record(
     final = play_to_the_end(client, gid, toks, seed=1)
     assert final["over"] and final["winner"] in ("rebel", "imperial") and final["legal"] == []
     record = client.get(f"/api/games/{gid}/record").json()
-    assert record["seed"] == 9 and len(record["actions"]) == final["version"]
+    assert record["seed"] == 9 and len(record["actions"]) == final["plies"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     assert main(["replay", str(path), "--json"]) == 0
@@ -69,7 +69,11 @@ def test_hotseat_returns_both_seats_and_each_token_acts_only_for_its_seat(
     msg = state(client, gid, toks["rebel"])
     assert msg["seats"]["imperial"]["kind"] == "human" and msg["legal"]
     # The Imperial token cannot make the Rebel's decision.
-    r = client.post(f"/api/games/{gid}/actions", json={"action": 1}, headers=auth(toks["imperial"]))
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": 1, "version": 0},
+        headers=auth(toks["imperial"]),
+    )
     assert "rebel's decision" in error(r, 409, "not_your_turn")
     assert state(client, gid, toks["rebel"]) == msg
     after = act(client, gid, toks["rebel"], "draw 2")
@@ -84,11 +88,17 @@ def test_tokens_missing_wrong_or_malformed_are_refused_and_change_nothing(
     other = tokens(create(client, mode="hotseat", seed=4))
     before = state(client, gid)
     url = f"/api/games/{gid}/actions"
-    error(client.post(url, json={"action": 1}), 403, "forbidden")
-    error(client.post(url, json={"action": 1}, headers=auth("x" * 32)), 403, "forbidden")
-    error(client.post(url, json={"action": 1}, headers=auth(other["rebel"])), 403, "forbidden")
+    error(client.post(url, json={"action": 1, "version": 0}), 403, "forbidden")
+    error(
+        client.post(url, json={"action": 1, "version": 0}, headers=auth("x" * 32)), 403, "forbidden"
+    )
+    error(
+        client.post(url, json={"action": 1, "version": 0}, headers=auth(other["rebel"])),
+        403,
+        "forbidden",
+    )
     bad = {"Authorization": toks["rebel"]}  # no "Bearer"
-    error(client.post(url, json={"action": 1}, headers=bad), 403, "forbidden")
+    error(client.post(url, json={"action": 1, "version": 0}, headers=bad), 403, "forbidden")
     error(client.get(f"/api/games/{gid}", headers=auth("nope")), 403, "forbidden")
     for path in ("undo", "undo/answer"):
         body = {"accept": True} if path == "undo/answer" else None
@@ -106,21 +116,33 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) ->
         client.post(url, content=b"{oops", headers=json_h), 400, "bad_request"
     )
     error(client.post(url, json={}, headers=h), 400, "bad_request")
-    error(client.post(url, json={"action": 1, "extra": 2}, headers=h), 400, "bad_request")
-    error(client.post(url, json={"action": True}, headers=h), 400, "bad_request")
-    error(client.post(url, json={"action": [1]}, headers=h), 400, "bad_request")
+    error(
+        client.post(url, json={"action": 1, "extra": 2, "version": 0}, headers=h),
+        400,
+        "bad_request",
+    )
+    error(client.post(url, json={"action": True, "version": 0}, headers=h), 400, "bad_request")
+    error(client.post(url, json={"action": [1], "version": 0}, headers=h), 400, "bad_request")
     msg = error(
-        client.post(url, json={"action": "deploy Princess"}, headers=h), 422, "illegal_action"
+        client.post(url, json={"action": "deploy Princess", "version": 0}, headers=h),
+        422,
+        "illegal_action",
     )
     assert "deploy Princess" in msg
     # Not an action at all (InvalidActionError) is told apart from not legal now.
-    error(client.post(url, json={"action": "fly away"}, headers=h), 422, "invalid_action")
-    error(client.post(url, json={"action": 10**9}, headers=h), 422, "invalid_action")
-    error(client.post(url, json={"action": -1}, headers=h), 422, "invalid_action")
-    error(client.post(url, json={"action": "x" * 20_000}, headers=h), 413, "too_large")
-    error(client.post(url, json={"action": "x" * 500}, headers=h), 400, "bad_request")
     error(
-        client.post("/api/games/nosuchgame/actions", json={"action": 1}, headers=h),
+        client.post(url, json={"action": "fly away", "version": 0}, headers=h),
+        422,
+        "invalid_action",
+    )
+    error(client.post(url, json={"action": 10**9, "version": 0}, headers=h), 422, "invalid_action")
+    error(client.post(url, json={"action": -1, "version": 0}, headers=h), 422, "invalid_action")
+    error(
+        client.post(url, json={"action": "x" * 20_000, "version": 0}, headers=h), 413, "too_large"
+    )
+    error(client.post(url, json={"action": "x" * 500, "version": 0}, headers=h), 400, "bad_request")
+    error(
+        client.post("/api/games/nosuchgame/actions", json={"action": 1, "version": 0}, headers=h),
         404,
         "not_found",
     )
@@ -185,7 +207,9 @@ def test_an_online_game_waits_for_the_invited_player(client: TestClient) -> None
 def test_actions_wait_until_the_online_game_has_two_players(client: TestClient) -> None:
     created = create(client, mode="online", side="rebel")
     gid, tok = created["game_id"], tokens(created)["rebel"]
-    r = client.post(f"/api/games/{gid}/actions", json={"action": 1}, headers=auth(tok))
+    r = client.post(
+        f"/api/games/{gid}/actions", json={"action": 1, "version": 0}, headers=auth(tok)
+    )
     assert "wait" in error(r, 409, "conflict")
 
 

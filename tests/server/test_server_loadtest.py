@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
+import sqlite3
+from pathlib import Path
 
 import pytest
 from server_process import ServerProcess
@@ -45,3 +48,26 @@ def test_a_loadtest_against_no_server_counts_errors(capsys: pytest.CaptureFixtur
 def test_a_loadtest_needs_an_http_url(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--url", "ftp://example", "--games", "1"]) == 2
     assert "--url must be http://HOST:PORT" in capsys.readouterr().err
+
+
+def test_games_play_on_beside_a_creation_flood_that_gets_429(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = ServerProcess(
+        tmp_path / "games.sqlite3", tmp_path / "server.log", ["--create-limit", "5/6"]
+    )
+    server.start()
+    try:
+        args = ["loadtest", "--url", server.url, "--games", "3", "--actions", "20"]
+        assert main([*args, "--think", "0", "--flood", "2", "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+    finally:
+        server.stop()
+    assert result["errors"] == 0 and result["actions"] >= 3 * 20 - 3
+    # The flood (from 127.0.0.2) got its burst of 5, a refill of 6 a minute, and 429s.
+    allowed = 5 + math.ceil(result["seconds"] * 6 / 60) + 1
+    assert result["flood_refused"] > 0 and result["flood_created"] <= allowed
+    assert result["flood_requests"] == result["flood_created"] + result["flood_refused"]
+    with sqlite3.connect(server.db) as db:
+        (games,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
+    assert games == 3 + result["flood_created"]

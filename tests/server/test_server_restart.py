@@ -42,10 +42,10 @@ def play(server: ServerProcess, gid: str, toks: dict[str, str], rng: random.Rand
         if seat not in toks:
             time.sleep(0.005)  # the computer is thinking
             continue
-        legal = get(url, toks[seat])["legal"]
+        mine = get(url, toks[seat])
         r = HTTP.post(
             f"{url}/actions",
-            json={"action": rng.choice(legal)["text"]},
+            json={"action": rng.choice(mine["legal"])["text"], "version": mine["version"]},
             headers={"Authorization": f"Bearer {toks[seat]}"},
         )
         assert r.status_code == 200, r.text
@@ -145,7 +145,7 @@ def test_idle_games_leave_memory_and_come_back_from_the_database(client: TestCli
     gid, toks = first["game_id"], tokens(first)
     client.post(
         f"/api/games/{gid}/actions",
-        json={"action": "draw 2"},
+        json={"action": "draw 2", "version": 0},
         headers={"Authorization": f"Bearer {toks['rebel']}"},
     )
     before = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {toks['rebel']}"})
@@ -154,3 +154,37 @@ def test_idle_games_leave_memory_and_come_back_from_the_database(client: TestCli
     assert gid not in server.sessions and len(server.sessions) <= 3
     after = client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {toks['rebel']}"})
     assert after.json() == before.json() and after.json()["version"] == 1
+
+
+def test_a_pending_undo_request_survives_a_crash_and_its_answer_reaches_the_asker(
+    server: ServerProcess,
+) -> None:
+    from websockets.sync.client import connect
+
+    created = HTTP.post(f"{server.url}/api/games", json={"mode": "hotseat", "seed": 4}).json()
+    gid, toks = created["game_id"], tokens(created)
+    url = f"{server.url}/api/games/{gid}"
+
+    def post(path: str, seat: str, body: dict[str, Any]) -> dict[str, Any]:
+        r = HTTP.post(f"{url}/{path}", json=body, headers={"Authorization": f"Bearer {toks[seat]}"})
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    post("actions", "rebel", {"action": "draw 2", "version": 0})
+    post("actions", "rebel", {"action": "done deploying", "version": 1})
+    asked = post("undo", "rebel", {"version": 2})
+    assert asked["undo"]["pending_from"] == "rebel"
+    server.kill()
+    server.start()
+    assert get(url, toks["imperial"])["undo"]["pending_from"] == "rebel"
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{gid}/ws") as ws:
+        ws.send(json.dumps({"type": "auth", "token": toks["rebel"]}))
+        seen: list[dict[str, Any]] = []
+        while not (seen and seen[-1].get("seat") == "rebel"):
+            seen.append(json.loads(ws.recv(timeout=30)))
+        answered = post("undo/answer", "imperial", {"accept": True, "version": 2})
+        assert answered["plies"] == 1 and answered["undo"]["pending_from"] is None
+        while (msg := json.loads(ws.recv(timeout=30)))["type"] != "undo_answer":
+            pass
+        assert msg == {"type": "undo_answer", "from": "imperial", "accept": True}

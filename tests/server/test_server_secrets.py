@@ -25,10 +25,14 @@ def check_all(client: TestClient, game_id: str, received: Messages) -> list[Game
         states = [m for m in messages if m["type"] == "state"]
         assert states and states[-1]["over"]
         seat = None if name.startswith("spectator") else name
+        authenticated = seat is None
         for msg in messages:
             assert seed not in json.dumps(msg), f"the seed reached {name}"
             if msg["type"] == "state":
-                assert msg["seat"] == seat and msg["game_id"] == game_id
+                # A seat's connection is a spectator's until its "auth" message is answered.
+                authenticated = authenticated or msg["seat"] == seat
+                assert msg["seat"] == (seat if authenticated else None), msg["seat"]
+                assert msg["game_id"] == game_id
                 check_state_message(msg, games)
             else:
                 assert msg["type"] == "opponent" and seat is not None, msg

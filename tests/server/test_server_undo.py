@@ -31,13 +31,15 @@ def test_against_the_computer_deploys_are_taken_back_but_not_a_draw(client: Test
     deployed = act(client, gid, tok, "deploy Stunt Fighters")
     assert deployed["undo"]["allowed"] is True and deployed["version"] == 3
     back = undo(client, gid, tok).json()
-    assert back["version"] == 2 and "Stunt Fighters" in back["view"]["you"]["hand"]
+    assert back["plies"] == 2 and "Stunt Fighters" in back["view"]["you"]["hand"]
     back = undo(client, gid, tok).json()
-    assert back["version"] == 1
+    # The version counts changes, undos too: it never goes down.
+    assert back["plies"] == 1 and back["version"] == 5
     assert back["view"] == drawn["view"] and back["legal"] == drawn["legal"]
     error(undo(client, gid, tok), 409, "conflict")
     # The game goes on from there as if the deploys had never been made.
-    assert act(client, gid, tok, "deploy Rebel Soldier")["version"] == 2
+    again = act(client, gid, tok, "deploy Rebel Soldier")
+    assert again["plies"] == 2 and again["version"] == 6
 
 
 def test_against_the_computer_undo_stops_at_a_card_the_computer_showed(
@@ -66,7 +68,7 @@ def test_two_person_undo_needs_the_other_players_consent(client: TestClient) -> 
     with client.websocket_connect(f"/api/games/{gid}/ws?token={imperial}") as ws:
         ws.receive_json()
         asked = undo(client, gid, rebel).json()
-        assert asked["version"] == 2 and asked["undo"] == {
+        assert asked["plies"] == 2 and asked["undo"] == {
             "pending_from": "rebel",
             "allowed": False,
         }
@@ -77,9 +79,9 @@ def test_two_person_undo_needs_the_other_players_consent(client: TestClient) -> 
         error(answer(client, gid, rebel, True), 409, "conflict")  # not your own request
         ws.send_json({"type": "undo_answer", "accept": True})
         after = ws.receive_json()
-        assert after["version"] == 1 and after["undo"]["pending_from"] is None
+        assert after["plies"] == 1 and after["undo"]["pending_from"] is None
     msg = state(client, gid, rebel)
-    assert msg["view"]["step"] == "deploy" and msg["version"] == 1
+    assert msg["view"]["step"] == "deploy" and msg["plies"] == 1 and msg["version"] == 3
 
 
 def test_a_refused_undo_changes_nothing_and_the_asker_is_told(client: TestClient) -> None:
@@ -92,9 +94,9 @@ def test_a_refused_undo_changes_nothing_and_the_asker_is_told(client: TestClient
         ws.send_json({"type": "undo"})
         assert ws.receive_json()["undo"]["pending_from"] == "rebel"
         declined = answer(client, gid, toks["imperial"], False).json()
-        assert declined["version"] == 2 and declined["undo"]["pending_from"] is None
+        assert declined["plies"] == 2 and declined["undo"]["pending_from"] is None
         assert ws.receive_json() == {"type": "undo_answer", "from": "imperial", "accept": False}
-    assert state(client, gid)["version"] == 2
+    assert state(client, gid)["version"] == 2  # a refused request changed nothing
 
 
 def test_an_action_cancels_a_waiting_undo_request(client: TestClient) -> None:

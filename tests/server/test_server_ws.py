@@ -4,21 +4,13 @@ time, opponents told of disconnects, reconnecting with the token."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import create, state, tokens
 from server_process import HTTP, ServerProcess
 from starlette.websockets import WebSocketDisconnect
-
-
-def receive_until(ws: Any, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
-    raise AssertionError(f"no {kind} message")
+from ws_helpers import receive_until
 
 
 def test_bad_messages_get_errors_and_the_connection_stays(client: TestClient) -> None:
@@ -33,11 +25,12 @@ def test_bad_messages_get_errors_and_the_connection_stays(client: TestClient) ->
             ("[1, 2]", "bad_request"),
             ('{"type": "dance"}', "bad_request"),
             ('{"type": "action"}', "bad_request"),
-            ('{"type": "action", "action": 1}', "not_your_turn"),  # the Rebel decides first
+            # The Rebel decides first.
+            ('{"type": "action", "action": 1, "version": 0}', "not_your_turn"),
             ('{"type": "undo_answer", "accept": "yes"}', "bad_request"),
             ('{"type": "undo_answer", "accept": true}', "conflict"),
             ('{"type": "undo"}', "conflict"),
-            (json.dumps({"type": "action", "action": "x" * 5000}), "too_large"),
+            (json.dumps({"type": "action", "action": "x" * 5000, "version": 0}), "too_large"),
         ]
         for text, code in cases:
             ws.send_text(text)
@@ -56,16 +49,16 @@ def test_illegal_actions_over_the_websocket_are_refused_with_the_engines_reason(
     gid, toks = created["game_id"], tokens(created)
     with client.websocket_connect(f"/api/games/{gid}/ws?token={toks['rebel']}") as ws:
         ws.receive_json()
-        ws.send_json({"type": "action", "action": "draw 3"})
+        ws.send_json({"type": "action", "action": "draw 3", "version": 0})
         msg = receive_until(ws, "error")
         assert msg["error"] == "illegal_action" and "draw 3" in msg["message"]
         # Not an action at all is told apart from an action not legal now, as over REST.
         for action in ("fly away", 10**9, -1):
-            ws.send_json({"type": "action", "action": action})
+            ws.send_json({"type": "action", "action": action, "version": 0})
             msg = receive_until(ws, "error")
             assert msg["error"] == "invalid_action" and msg["message"], (action, msg)
         assert state(client, gid)["version"] == 0
-        ws.send_json({"type": "action", "action": "draw 2"})
+        ws.send_json({"type": "action", "action": "draw 2", "version": 0})
         msg = receive_until(ws, "state")
         assert msg["version"] == 1 and msg["view"]["you"]["hand_size"] == 7
 
@@ -75,7 +68,7 @@ def test_a_spectator_cannot_act(client: TestClient) -> None:
     gid = created["game_id"]
     with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
         assert ws.receive_json()["seat"] is None
-        ws.send_json({"type": "action", "action": 1})
+        ws.send_json({"type": "action", "action": 1, "version": 0})
         assert receive_until(ws, "error")["error"] == "forbidden"
     assert state(client, gid)["version"] == 0
 
@@ -110,7 +103,7 @@ def test_the_opponent_is_told_of_a_disconnect_and_the_seat_resumes(client: TestC
             assert receive_until(watcher, "opponent") == {"type": "opponent", "connected": True}
             msg = receive_until(watcher, "state")
             assert msg["seats"]["rebel"]["connected"]
-            ws.send_json({"type": "action", "action": "draw 2"})
+            ws.send_json({"type": "action", "action": "draw 2", "version": 0})
             assert receive_until(ws, "state")["version"] == 1
         assert receive_until(watcher, "opponent") == {"type": "opponent", "connected": False}
         # The game waits: the seat is kept, and the token still opens it.

@@ -14,6 +14,15 @@ from fastapi.testclient import TestClient
 Messages = dict[str, list[dict[str, Any]]]
 
 
+def receive_until(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on a test client's WebSocket (others are skipped)."""
+    for _ in range(50):
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
 def _reader(name: str, ws: Any, out: queue.Queue[tuple[str, dict[str, Any] | None]]) -> None:
     try:
         while True:
@@ -36,15 +45,17 @@ def play_over_websockets(
     seen the game end. Returns every message each connection received, in order."""
     rng = random.Random(seed)
     inbox: queue.Queue[tuple[str, dict[str, Any] | None]] = queue.Queue()
-    names = {**{s: f"?token={t}" for s, t in seats.items()}}
-    names.update({f"spectator{i}": "" for i in range(spectators)})
+    # Seats authenticate with their first message (the old ?token= form: see test_server_ws).
+    names = {**seats, **{f"spectator{i}": "" for i in range(spectators)}}
     received: Messages = {name: [] for name in names}
     with contextlib.ExitStack() as stack:
         sockets = {
-            name: stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/ws{q}"))
-            for name, q in names.items()
+            name: stack.enter_context(client.websocket_connect(f"/api/games/{game_id}/ws"))
+            for name in names
         }
         for name, ws in sockets.items():
+            if names[name]:
+                ws.send_text(json.dumps({"type": "auth", "token": names[name]}))
             threading.Thread(target=_reader, args=(name, ws, inbox), daemon=True).start()
         acted = dict.fromkeys(seats, -1)
         finished: set[str] = set()
@@ -65,6 +76,7 @@ def play_over_websockets(
                 action = rng.choice(msg["legal"])
                 # Half by id, half by text: both forms are the protocol's.
                 form = action["id"] if rng.random() < 0.5 else action["text"]
-                sockets[name].send_text(json.dumps({"type": "action", "action": form}))
+                message = {"type": "action", "action": form, "version": msg["version"]}
+                sockets[name].send_text(json.dumps(message))
                 actions += 1
     return received

@@ -311,16 +311,16 @@ def test_undo_against_the_computer(server: Server, browser: Any) -> None:
             and page.query_selector(own) is not None
         )
     )
-    version = int(page.get_attribute("#app", "data-version"))
+    plies = int(page.get_attribute("#app", "data-plies"))
     page.click(own)
     if page.query_selector("#action-menu"):
         page.click("#action-menu button[data-action-id]")
     page.wait_for_selector("#battle .group")
-    assert int(page.get_attribute("#app", "data-version")) == version + 1
+    assert int(page.get_attribute("#app", "data-plies")) == plies + 1
     page.click("#prompt button.undo")
     # The group is taken back: the game is where it was before the click.
     page.wait_for_function(
-        "(v) => document.getElementById('app').dataset.version === v", arg=str(version)
+        "(v) => document.getElementById('app').dataset.plies === v", arg=str(plies)
     )
     assert page.query_selector("#battle .group") is None
     assert page.query_selector(own) is not None
@@ -347,7 +347,7 @@ def test_hotseat_undo_is_asked_and_allowed(server: Server, browser: Any) -> None
         player.act()
     else:
         raise AssertionError("no attack to form in 300 moves")
-    version = page.get_attribute("#app", "data-version")
+    plies = page.get_attribute("#app", "data-plies")
     page.click(own)
     if page.query_selector("#action-menu"):
         page.click("#action-menu button[data-action-id]")
@@ -358,7 +358,7 @@ def test_hotseat_undo_is_asked_and_allowed(server: Server, browser: Any) -> None
     assert "asks to undo" in page.inner_text(".undo-request")
     page.click(".undo-request button:text('Allow')")
     page.wait_for_function(
-        "(v) => document.getElementById('app').dataset.version === v", arg=version
+        "(v) => document.getElementById('app').dataset.plies === v", arg=plies
     )
     assert page.query_selector("#battle .group") is None
     assert errors == []
@@ -449,12 +449,12 @@ def test_shields_and_an_equipped_hero_show_the_servers_numbers(
     tokens = {s["player"]: s["token"] for s in created["seats"]}
     seat_names = ("rebel", "imperial")
 
-    def post(action: int, seat: int) -> None:
+    def post(action: int, seat: int, version: int) -> None:
         path = f"/api/games/{game_id}/actions"
-        api(server, "POST", path, tokens[seat_names[seat]], {"action": action})
+        api(server, "POST", path, tokens[seat_names[seat]], {"action": action, "version": version})
 
-    for action, seat in plies:
-        post(action, seat)
+    for version, (action, seat) in enumerate(plies):
+        post(action, seat, version)
     me = seat_names[game.to_move]
     state = api(server, "GET", f"/api/games/{game_id}", token=tokens[me])
     assert state["version"] == len(plies)
@@ -506,7 +506,7 @@ def test_shields_and_an_equipped_hero_show_the_servers_numbers(
         seat = game.to_move
         action = _scripted_action(game)
         game.apply(action.id, player=seat)
-        post(action.id, seat)
+        post(action.id, seat, len(plies))
         plies.append((action.id, seat))
     page.wait_for_function(
         "(v) => document.getElementById('app').dataset.version === v", arg=str(len(plies))

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -20,16 +21,22 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.routing import Route
+from starlette.types import Message
 
 from rebelspace.engine import CardDB, RulesOptions, to_record
 
 from .computer import ComputerPlayers
-from .games import SEATS, ServerError, Session
-from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit
-from .manager import Connection, GameServer, NewGame
+from .games import MAX_ACTION_TEXT, SEATS, ServerError, Session
+from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit, ClientLimits
+from .manager import IDLE_DAYS, Connection, GameServer, NewGame
 from .security import SecurityHeaders, add_docs_pages, page_policy
 from .store import Store
+
+log = logging.getLogger("rebelspace.server")
+
+SWEEP_SECONDS = 3600.0  # how often idle games are looked for
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -43,10 +50,16 @@ class ErrorBody(BaseModel):
         "illegal_action",
         "not_your_turn",
         "conflict",
+        "stale",
         "too_large",
         "method_not_allowed",
+        "rate_limited",
     ]
     message: str
+    version: int | None = Field(default=None, description="`stale`: the game's current version")
+    retry_after: int | None = Field(
+        default=None, description="`rate_limited`: seconds to wait (also the Retry-After header)"
+    )
 
 
 class CreateGame(BaseModel):
@@ -55,7 +68,13 @@ class CreateGame(BaseModel):
     side: Literal["rebel", "imperial", "random"] = "rebel"
     opponent: Literal["ismcts", "heuristic", "random"] = "ismcts"
     level: Literal["easy", "normal", "hard"] = "normal"
-    seed: StrictInt | None = Field(default=None, ge=-(2**62), le=2**62)
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=-(2**62),
+        le=2**62,
+        description="computer and hot-seat games only: refused for online games, since the "
+        "player who chose it could work out the other player's cards",
+    )
 
 
 class Seat(BaseModel):
@@ -76,20 +95,36 @@ class JoinGame(BaseModel):
     invite: StrictStr = Field(max_length=200)
 
 
+VERSION_TEXT = (
+    "the state message's `version` the request was chosen at: a stale or repeated request is "
+    "refused (409 `stale`), so it is applied at most once"
+)
+VERSION = Field(ge=0, le=2**53, description=VERSION_TEXT)
+OPTIONAL_VERSION = Field(default=None, ge=0, le=2**53, description=VERSION_TEXT)
+
+
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: StrictInt | StrictStr = Field(
-        description='an action id from `legal`, or its text (e.g. "draw 2")'
+    action: StrictInt | Annotated[StrictStr, Field(max_length=MAX_ACTION_TEXT)] = Field(
+        description='an action id from `legal`, or its text (e.g. "draw 2"), at most '
+        f"{MAX_ACTION_TEXT} characters"
     )
+    version: StrictInt = VERSION
+
+
+class UndoBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt | None = OPTIONAL_VERSION
 
 
 class UndoAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     accept: StrictBool
+    version: StrictInt | None = OPTIONAL_VERSION
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
-    s: {"model": ErrorBody} for s in (400, 403, 404, 409, 413, 422)
+    s: {"model": ErrorBody} for s in (400, 403, 404, 409, 413, 422, 429)
 }
 
 
@@ -155,19 +190,28 @@ def create_app(
     cards: CardDB | None = None,
     options: RulesOptions | None = None,
     answer_delay: float = 0.0,
+    limits: ClientLimits | None = None,
+    idle_days: float = IDLE_DAYS,
+    sweep_every: float = SWEEP_SECONDS,
     docs: bool = False,
 ) -> FastAPI:
     """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings).
     ``answer_delay`` (tests only) holds each action's REST answer back that many seconds after
     the WebSocket push, as a slow network would, to test clients against that order.
     ``docs`` serves the API's pages /docs (Swagger UI) and /redoc (ReDoc), which load their
-    scripts from a CDN (off by default; /openapi.json is always there)."""
+    scripts from a CDN (off by default; /openapi.json is always there). ``limits``: what one
+    client address may do; unfinished games idle for ``idle_days`` are deleted by a sweep
+    every ``sweep_every`` seconds."""
     store = Store(db_path)
-    server = GameServer(store, computer, cards=cards, options=options)
+    server = GameServer(
+        store, computer, cards=cards, options=options, limits=limits, idle_days=idle_days
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweeps(server, sweep_every))
         yield
+        sweeper.cancel()
         await server.close()
         store.close()
 
@@ -175,7 +219,10 @@ def create_app(
         title="Rebel Space game server",
         version="1",
         description="REST for creating, joining and reading games; a WebSocket per seat at "
-        "/api/games/{game_id}/ws pushes each new view. See docs/protocol.md.",
+        "/api/games/{game_id}/ws pushes each new view. See docs/protocol.md. Limits: a request "
+        f"body is at most {MAX_BODY} bytes (413 `too_large`); one client address may create "
+        f"games ({server.limits.create}) and open WebSocket connections "
+        f"({server.limits.connect}); beyond that 429 `rate_limited`, with Retry-After.",
         lifespan=lifespan,
         # FastAPI's own pages would load scripts from a CDN under the strict policy;
         # add_docs_pages serves them with a policy of their own, when asked for.
@@ -190,7 +237,8 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
-        return JSONResponse(exc.to_dict(), status_code=exc.status)
+        headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -222,9 +270,12 @@ def create_app(
         return {"cards": card_catalogue(server.cards)}
 
     @app.post("/api/games", status_code=201, response_model=Created, responses=REFUSALS)
-    async def create_game(body: CreateGame) -> dict[str, Any]:
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         """Create a game. Hot-seat returns both seats' tokens; computer and online games the
-        creator's seat only (online: `invite` is the link for the other seat)."""
+        creator's seat only (online: `invite` is the link for the other seat). An online game
+        takes no `seed` (the player who chose it could work out the other's cards). Each client
+        address may create a limited number of games (429 `rate_limited`, `Retry-After`)."""
+        server.check_rate("create", client_address(request))
         spec = NewGame(body.mode, body.side, body.opponent, body.level, body.seed)
         session, seats, invite = server.create(spec)
         return {
@@ -253,18 +304,18 @@ def create_app(
         in the database before this answers."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
-        text = server.act(session, seat, body.action)
+        text = server.act(session, seat, body.action, body.version)
         if answer_delay:
             await asyncio.sleep(answer_delay)
         return Response(text, media_type="application/json")
 
     @app.post("/api/games/{game_id}/undo", responses=STATE)
-    async def undo(game_id: str, request: Request) -> Response:
+    async def undo(game_id: str, request: Request, body: UndoBody | None = None) -> Response:
         """Take back the seat's last decision: at once against the computer, after the other
         player agrees in a two-person game (see docs/protocol.md for what cannot be undone)."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
-        server.request_undo(session, seat)
+        server.request_undo(session, seat, None if body is None else body.version)
         return state_response(session, seat)
 
     @app.post("/api/games/{game_id}/undo/answer", responses=STATE)
@@ -272,7 +323,7 @@ def create_app(
         """Accept or refuse the other player's undo request."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
-        server.answer_undo(session, seat, body.accept)
+        server.answer_undo(session, seat, body.accept, body.version)
         return state_response(session, seat)
 
     @app.get("/api/games/{game_id}/record", responses=REFUSALS)
@@ -285,8 +336,12 @@ def create_app(
 
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        """A seat's (or a spectator's) live connection: the seat authenticates with its first
+        message, ``{"type": "auth", "token": ...}``, so the token is never in a URL. The
+        ``?token=`` form is still accepted from older clients (and never logged)."""
         await ws.accept()
         try:
+            server.check_rate("connect", client_address(ws))
             session = server.get(game_id)
             seat = session.authorize(token)
         except ServerError as e:
@@ -300,10 +355,7 @@ def create_app(
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
-                if text is None:
-                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                _handle(server, game_id, conn, text)
+                _handle(server, game_id, conn, message)
         except WebSocketDisconnect:
             pass
         finally:
@@ -317,51 +369,102 @@ def create_app(
     return app
 
 
+async def _sweeps(server: GameServer, every: float) -> None:
+    """Remove long-idle unfinished games now and then (the first sweep right at start)."""
+    while True:
+        try:
+            server.sweep()
+        except Exception as e:  # a locked or full disk: try again next time
+            log.warning("the sweep of idle games failed: %s", e)
+        await asyncio.sleep(every)
+
+
 async def _write(ws: WebSocket, conn: Connection) -> None:
     try:
         while True:
             text = await conn.outbox.get()
             if text is None:
-                await ws.close()
+                await ws.close(code=conn.close_code)
                 return
             await ws.send_text(text)
     except Exception:  # the client went away: the reader notices and cleans up
         return
 
 
-def _handle(server: GameServer, game_id: str, conn: Connection, text: str) -> None:
-    """One client message. Errors go back on the same connection, which stays open."""
+def _handle(server: GameServer, game_id: str, conn: Connection, message: Message) -> None:
+    """One client message. Errors go back on the same connection, which stays open; nothing a
+    client sends puts a traceback in the log."""
     try:
-        if len(text) > MAX_WS_MESSAGE:
-            raise ServerError(413, "too_large", f"a message is at most {MAX_WS_MESSAGE} bytes")
-        try:
-            msg = json.loads(text)
-        except ValueError:
-            raise ServerError(400, "bad_request", "the message is not valid JSON") from None
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            raise ServerError(400, "bad_request", 'a message is an object with a "type"')
-        kind = msg["type"]
-        if kind == "ping":
-            conn.send({"type": "pong"})
-            return
-        session = server.get(game_id)
-        if kind not in ("action", "undo", "undo_answer"):
-            raise ServerError(400, "bad_request", f"unknown message type {kind!r}")
-        if conn.seat is None:
-            raise ServerError(403, "forbidden", "a spectator cannot act")
-        if kind == "action":
-            if "action" not in msg:
-                raise ServerError(400, "bad_request", 'an action message needs "action"')
-            server.act(session, conn.seat, msg["action"])
-        elif kind == "undo":
-            server.request_undo(session, conn.seat)
-        else:
-            accept = msg.get("accept")
-            if type(accept) is not bool:
-                raise ServerError(400, "bad_request", '"accept" must be true or false')
-            server.answer_undo(session, conn.seat, accept)
+        _dispatch(server, game_id, conn, _read(message))
     except ServerError as e:
+        log.info("game %s: a WebSocket message refused: %s", game_id[:80], e.code)
         conn.send({"type": "error", **e.to_dict()})
+    except Exception as e:  # a bug: the client still gets an answer, the log one line
+        log.warning("game %s: a WebSocket message failed: %s", game_id[:80], type(e).__name__)
+        conn.send({"type": "error", "error": "bad_request", "message": "the message failed"})
+
+
+def _read(message: Message) -> dict[str, Any]:
+    """The JSON object of a text or binary (UTF-8) frame, or a ``bad_request``."""
+    text = message.get("text")
+    if text is None:
+        try:
+            text = (message.get("bytes") or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise ServerError(400, "bad_request", "a binary message must be UTF-8 JSON") from None
+    if len(text) > MAX_WS_MESSAGE:
+        raise ServerError(413, "too_large", f"a message is at most {MAX_WS_MESSAGE} bytes")
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: brackets nested ~1,000 deep
+        raise ServerError(400, "bad_request", "the message is not valid JSON") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ServerError(400, "bad_request", 'a message is an object with a "type"')
+    return msg
+
+
+def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    if kind == "ping":
+        conn.send({"type": "pong"})
+        return
+    if kind not in ("auth", "action", "undo", "undo_answer"):
+        raise ServerError(400, "bad_request", f"unknown message type {kind[:40]!r}")
+    session = server.get(game_id)
+    if kind == "auth":
+        token = msg.get("token")
+        if not isinstance(token, str) or not token or len(token) > 200:
+            raise ServerError(400, "bad_request", '"token" must be a seat\'s token')
+        if conn.seat is not None:
+            raise ServerError(409, "conflict", "this connection already holds a seat")
+        try:
+            seat = session.authorize(token)
+        except ServerError as e:  # as a wrong ?token=: refused, and the connection closed
+            conn.send({"type": "error", **e.to_dict()})
+            conn.close(4000 + e.status, drop=False)
+            return
+        assert seat is not None
+        server.take_seat_on(session, conn, seat)
+        return
+    if conn.seat is None:
+        raise ServerError(403, "forbidden", "a spectator cannot act (authenticate first)")
+    if kind == "action":
+        if "action" not in msg:
+            raise ServerError(400, "bad_request", 'an action message needs "action"')
+        server.act(session, conn.seat, msg["action"], msg.get("version"))
+    elif kind == "undo":
+        server.request_undo(session, conn.seat, msg.get("version"))
+    else:
+        accept = msg.get("accept")
+        if type(accept) is not bool:
+            raise ServerError(400, "bad_request", '"accept" must be true or false')
+        server.answer_undo(session, conn.seat, accept, msg.get("version"))
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's IP address, as the rate limits count it (behind a reverse proxy: run
+    uvicorn with --proxy-headers so this is the real client's)."""
+    return conn.client.host if conn.client is not None else "unknown"
 
 
 def _static_routes(app: FastAPI) -> None:

@@ -31,23 +31,48 @@ from rebelspace.engine import events as ev
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 
-from .store import GameRow, Store, hash_token
+from .store import StaleVersionError, Store, StoredGame, hash_token
 
 SEATS = ("rebel", "imperial")
 MODES = ("computer", "hotseat", "online")
+MAX_ACTION_TEXT = 200  # characters: the longest real action text is under 80
 
 
 class ServerError(Exception):
     """A refused request: HTTP status, protocol error code and a message in plain words."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        version: int | None = None,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.version = version  # ``stale``: the game's current version
+        self.retry_after = retry_after  # ``rate_limited``: seconds until a retry can succeed
 
-    def to_dict(self) -> dict[str, str]:
-        return {"error": self.code, "message": self.message}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.version is not None:
+            data["version"] = self.version
+        if self.retry_after is not None:
+            data["retry_after"] = self.retry_after
+        return data
+
+
+def stale(version: int) -> ServerError:
+    return ServerError(
+        409,
+        "stale",
+        f"the game has changed (it is at version {version}): choose again from the latest state",
+        version=version,
+    )
 
 
 def not_found(game_id: str) -> ServerError:
@@ -115,27 +140,29 @@ def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
 # --- sessions -----------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class UndoRequest:
     seat: int  # who asked
     keep: int  # plies kept if accepted
-    epoch: int  # the session's epoch when asked: any change since cancels the request
 
 
 class Session:
     """One game in memory: its stored row, the rebuilt state and per-ply bookkeeping."""
 
-    def __init__(self, row: GameRow, actions: list[tuple[int, int]]) -> None:
-        self.row = row
+    def __init__(self, stored: StoredGame) -> None:
+        row = self.row = stored.row
         self.token_hashes: list[str | None] = list(row.token_hashes)
         self.cards = cards_from_text(row.cards)
         self.options = RulesOptions.from_dict(row.rules)
         self.connections: set[Any] = set()  # app.Connection objects
-        self.undo: UndoRequest | None = None
+        self.undo = None if stored.undo is None else UndoRequest(*stored.undo)
         self.computer_running = False
         self.used = 0.0  # time.monotonic() of the last request (the cache drops idle games)
-        # Bumped by every change of the game (action, undo): a computer move or an undo
-        # request computed before a change is dropped.
+        # The stored version: the game's changes (actions and undos) so far, never going down.
+        # A client's action names the version it was chosen at; any other is refused.
+        self.version = stored.version
+        # Bumped by every change of the game in memory (action, undo, rebuild): a computer
+        # move computed before a change is dropped.
         self.epoch = 0
         self.state = new_game(row.seed, options=self.options, cards=self.cards)
         self.seats: list[int] = []  # who decided each ply
@@ -144,7 +171,7 @@ class Session:
         # belong to: a state's events are only appended to; an undo makes a new state.
         self._events_state: GameState | None = None
         self._events: dict[int | None, list[dict[str, Any]]] = {}
-        for action, seat in actions:
+        for action, seat in stored.actions:
             self._apply(action, seat)
 
     @property
@@ -156,7 +183,8 @@ class Session:
         return self.row.mode
 
     @property
-    def version(self) -> int:
+    def plies(self) -> int:
+        """Actions applied so far."""
         return len(self.seats)
 
     @property
@@ -175,7 +203,7 @@ class Session:
 
     def rebuild(self, actions: list[tuple[int, int]]) -> None:
         """Replay from the start (undo, or a failed write): connections and tokens are kept."""
-        fresh = Session(self.row, actions)
+        fresh = Session(StoredGame(self.row, actions, self.version, None))
         self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
         self.epoch += 1
         self.undo = None
@@ -220,15 +248,24 @@ class Session:
 
     # --- actions
 
-    def act(self, seat: int, action: object, store: Store) -> int:
-        """Apply a seat's action and store it before returning; refusals change nothing."""
+    def check_version(self, version: object) -> None:
+        """Refuse (409 ``stale``) a request chosen at another version than the game's."""
+        if type(version) is not int:
+            raise ServerError(400, "bad_request", '"version" must be the state\'s version')
+        if version != self.version:
+            raise stale(self.version)
+
+    def act(self, seat: int, action: object, version: object, store: Store) -> int:
+        """Apply a seat's action, chosen at ``version``, and store it before returning;
+        refusals change nothing. A repeated or stale action is refused, so each applies once."""
         state = self.state
+        if seat == self.computer_seat:
+            raise ServerError(403, "forbidden", "the computer plays this seat")
+        self.check_version(version)
         if state.is_over:
             raise ServerError(409, "conflict", "the game is over")
         if any(h is None for h in self.token_hashes) and self.computer_seat is None:
             raise ServerError(409, "conflict", "the other seat is still open: wait for a player")
-        if seat == self.computer_seat:
-            raise ServerError(403, "forbidden", "the computer plays this seat")
         if seat != state.to_move:
             raise ServerError(
                 409,
@@ -249,8 +286,10 @@ class Session:
                 )
             return action
         if isinstance(action, str):
-            if len(action) > 200:
-                raise ServerError(400, "bad_request", "an action text is at most 200 characters")
+            if len(action) > MAX_ACTION_TEXT:
+                raise ServerError(
+                    400, "bad_request", f"an action text is at most {MAX_ACTION_TEXT} characters"
+                )
             try:
                 return space.parse(action)
             except InvalidActionError as e:
@@ -262,7 +301,8 @@ class Session:
         )
 
     def commit(self, action_id: int, seat: int, store: Store) -> int:
-        """Apply, then write; if the write fails the game is rebuilt from the database."""
+        """Apply, then write (checking the version in the same transaction); if the write fails
+        the game is rebuilt from the database."""
         try:
             applied = self._apply(action_id, seat)
         except IllegalActionError as e:
@@ -274,14 +314,20 @@ class Session:
         try:
             store.add_action(
                 self.id,
-                self.version - 1,
+                self.version,
+                self.plies - 1,
                 applied,
                 seat,
                 None if outcome is None else outcome.winner,
             )
+        except StaleVersionError as e:
+            # Only a second writer on the database gets here (the checks above run first).
+            self.rebuild(self.actions()[:-1])
+            raise stale(e.version) from None
         except Exception:
             self.rebuild(self.actions()[:-1])
             raise
+        self.version += 1
         return applied
 
     # --- undo
@@ -292,7 +338,7 @@ class Session:
             return None, "the computer's seat does not undo"
         if self.state.is_over:
             return None, "the game is over"
-        last = next((i for i in range(self.version - 1, -1, -1) if self.seats[i] == seat), None)
+        last = next((i for i in range(self.plies - 1, -1, -1) if self.seats[i] == seat), None)
         if last is None:
             return None, "you have made no decision yet"
         # Against the computer only what the person saw matters (the computer forgets); in a
@@ -300,7 +346,7 @@ class Session:
         who = (seat,) if self.computer_seat is not None else (0, 1)
         assert self.state.history is not None
         space = self.state.action_space
-        for i in range(last, self.version):
+        for i in range(last, self.plies):
             for p in who:
                 if self.revealed[i][p]:
                     text = space.text(self.state.history[i])
@@ -312,8 +358,17 @@ class Session:
         return last, ""
 
     def take_back(self, keep: int, store: Store) -> None:
-        store.truncate(self.id, keep)
+        try:
+            store.truncate(self.id, self.version, keep)
+        except StaleVersionError as e:
+            raise stale(e.version) from None
+        self.version += 1
         self.rebuild(self.actions()[:keep])
+
+    def ask_undo(self, request: UndoRequest | None, store: Store) -> None:
+        """Store a pending undo request (None: clear it), then keep it here."""
+        store.set_undo(self.id, None if request is None else (request.seat, request.keep))
+        self.undo = request
 
     # --- messages
 
@@ -345,6 +400,7 @@ class Session:
                 for p in (0, 1)
             },
             "version": self.version,
+            "plies": self.plies,
             "view": view,  # serialised by _fields: same as view.to_dict(), without its copies
             "legal": view.legal_actions,
             "undo": {

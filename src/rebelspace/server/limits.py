@@ -1,14 +1,85 @@
-"""Size limits on what clients send, and the ASGI middleware that enforces the body limit."""
+"""Limits on what clients send: sizes (with the ASGI middleware that enforces the body limit)
+and rates per client address (token buckets for game creation and WebSocket connections)."""
 
 from __future__ import annotations
 
 import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  # bytes of a REST request body: the largest real one is ~100 bytes
 MAX_WS_MESSAGE = 4096  # characters of a WebSocket message the server reads
 WS_MAX_SIZE = 64 * 1024  # bytes: uvicorn closes the connection (1009) above this
+MAX_TRACKED_ADDRESSES = 10_000  # buckets kept before the full ones are forgotten
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """At most ``burst`` at once, then ``per_minute`` (a token bucket)."""
+
+    burst: int
+    per_minute: float
+
+    def __str__(self) -> str:
+        return f"{self.burst} at once, then {self.per_minute:g} a minute"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientLimits:
+    """What one client address may do (``serve --create-limit/--connect-limit``)."""
+
+    # A person starts a game every few minutes; a flood gets 20 and then one every 6 s.
+    create: Rate = Rate(20, 10)
+    # Every open page holds one connection per seat and reconnects after a restart.
+    connect: Rate = Rate(60, 120)
+
+
+def parse_rate(text: str) -> Rate:
+    """``"BURST/PER_MINUTE"``, e.g. ``"20/10"`` (the command line's form)."""
+    burst, sep, per_minute = text.partition("/")
+    try:
+        rate = Rate(int(burst), float(per_minute))
+    except ValueError:
+        rate = None
+    if not sep or rate is None or rate.burst < 1 or not 0 < rate.per_minute < math.inf:
+        raise ValueError(f"{text!r} is not BURST/PER_MINUTE with BURST >= 1, PER_MINUTE > 0")
+    return rate
+
+
+class TokenBuckets:
+    """One token bucket per key (a client address): ``take`` spends a token if there is one.
+    Memory is bounded: past ``MAX_TRACKED_ADDRESSES`` keys, the buckets that have refilled
+    (which behave as new ones) are forgotten."""
+
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # key: (tokens, when counted)
+
+    def _tokens(self, key: str, now: float) -> float:
+        tokens, then = self._buckets.get(key, (self.rate.burst, now))
+        return min(float(self.rate.burst), tokens + (now - then) * self.rate.per_minute / 60)
+
+    def take(self, key: str) -> float:
+        """0.0 if a token was taken, else the seconds until one will be there."""
+        now = self.clock()
+        tokens = self._tokens(key, now)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) * 60 / self.rate.per_minute
+        if len(self._buckets) >= MAX_TRACKED_ADDRESSES and key not in self._buckets:
+            self._forget_full(now)
+        self._buckets[key] = (tokens - 1, now)
+        return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        full = [k for k in self._buckets if self._tokens(k, now) >= self.rate.burst]
+        for k in full:
+            del self._buckets[k]
 
 
 class BodyLimit:

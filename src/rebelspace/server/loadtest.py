@@ -62,8 +62,9 @@ def percentile(values: list[float], q: float) -> float:
 class Http:
     """One keep-alive HTTP/1.1 connection for JSON requests (what the load test needs only)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, source: str | None = None) -> None:
         self.host, self.port = host, port
+        self.source = source  # the local address to connect from (None: the system's choice)
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def request(
@@ -71,7 +72,12 @@ class Http:
     ) -> tuple[int, bytes]:
         if self._streams is None:
             self._streams = await asyncio.wait_for(
-                asyncio.open_connection(self.host, self.port), STALL_SECONDS
+                asyncio.open_connection(
+                    self.host,
+                    self.port,
+                    local_addr=None if self.source is None else (self.source, 0),
+                ),
+                STALL_SECONDS,
             )
         reader, writer = self._streams
         data = b"" if body is None else json.dumps(body).encode()
@@ -127,6 +133,7 @@ async def _seat(
 
     http = Http(opts.host, opts.port)
     async with connect(ws_url, max_size=8 * 2**20, open_timeout=STALL_SECONDS) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         acted = -1  # the version we last acted on
         sent_at: float | None = None  # a WebSocket action waiting for its state
         while not game.done.is_set():
@@ -167,10 +174,12 @@ async def _seat(
                 started = time.perf_counter()
                 if via == "ws":
                     sent_at = started
-                    await ws.send(json.dumps({"type": "action", "action": choice}))
+                    action = {"type": "action", "action": choice, "version": version}
+                    await ws.send(json.dumps(action))
                     continue
                 path = f"/api/games/{game.game_id}/actions"
-                status, body = await http.request("POST", path, {"action": choice}, token)
+                request = {"action": choice, "version": version}
+                status, body = await http.request("POST", path, request, token)
                 if status != 200:
                     tally.errors.append(f"REST action: HTTP {status} {body[:200]!r}")
                     continue
@@ -198,7 +207,7 @@ async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:
     seats = [
         asyncio.create_task(
             _seat(
-                f"ws://{opts.host}:{opts.port}/api/games/{gid}/ws?token={s['token']}",
+                f"ws://{opts.host}:{opts.port}/api/games/{gid}/ws",
                 s["token"],
                 game,
                 random.Random(rng.getrandbits(63)),
@@ -233,8 +242,12 @@ async def run_loadtest(
     seed: int,
     via: str = "both",
     ramp: float = 2.0,
+    flood: int = 0,
 ) -> dict[str, Any]:
-    """Play the games and return the figures (errors, latency percentiles in ms, counts)."""
+    """Play the games and return the figures (errors, latency percentiles in ms, counts).
+    ``flood``: that many connections meanwhile create games as fast as the server answers,
+    from another local address when the server is on 127.0.0.1 (127.0.0.2: the rate limits
+    count per address, so the players are not limited by the flood's count)."""
     parts = urlsplit(url)
     if parts.scheme != "http" or not parts.hostname:
         raise ValueError(f"--url must be http://HOST:PORT, got {url!r}")
@@ -249,8 +262,14 @@ async def run_loadtest(
         except Exception as e:  # every failure is counted, none stops the run
             tally.errors.append(f"game {i}: {type(e).__name__}: {e}")
 
+    flooding = _Flood(opts, "127.0.0.2" if opts.host == "127.0.0.1" else None)
+    flooders = [asyncio.create_task(flooding.run()) for _ in range(flood)]
     await asyncio.gather(*(one(i) for i in range(games)))
     seconds = time.perf_counter() - started
+    flooding.stopped = True
+    for task in flooders:
+        task.cancel()
+    await asyncio.gather(*flooders, return_exceptions=True)
     both = tally.latencies["ws"] + tally.latencies["rest"]
     result: dict[str, Any] = {
         "games": games,
@@ -267,12 +286,42 @@ async def run_loadtest(
         "p95_ms": _ms(percentile(both, 0.95)),
         "max_ms": _ms(max(both, default=0.0)),
     }
+    if flood:
+        result.update(
+            flood_connections=flood,
+            flood_requests=flooding.requests,
+            flood_created=flooding.created,
+            flood_refused=flooding.refused,
+            flood_requests_per_second=round(flooding.requests / seconds, 1),
+        )
     for via_name, values in tally.latencies.items():
         if values:
             result[f"{via_name}_actions"] = len(values)
             result[f"{via_name}_p50_ms"] = _ms(percentile(values, 0.50))
             result[f"{via_name}_p95_ms"] = _ms(percentile(values, 0.95))
     return result
+
+
+class _Flood:
+    """Clients that create hot-seat games as fast as the server answers, and count answers."""
+
+    def __init__(self, opts: _Options, source: str | None) -> None:
+        self.opts, self.source = opts, source
+        self.requests = self.created = self.refused = 0
+        # Checked as well as cancelling the tasks: Python 3.11's wait_for can swallow a
+        # cancellation that arrives just as its request completes, which a loop this fast hits.
+        self.stopped = False
+
+    async def run(self) -> None:
+        http = Http(self.opts.host, self.opts.port, self.source)
+        try:
+            while not self.stopped:
+                status, _ = await http.request("POST", "/api/games", {"mode": "hotseat"})
+                self.requests += 1
+                self.created += status == 201
+                self.refused += status == 429
+        finally:
+            http.close()
 
 
 def _ms(seconds: float) -> float:

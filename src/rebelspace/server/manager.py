@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -29,12 +30,14 @@ from .games import (
     invite_path,
     not_found,
 )
+from .limits import ClientLimits, TokenBuckets
 from .store import Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 OUTBOX_LIMIT = 256  # messages queued for one slow client before it is dropped
+IDLE_DAYS = 30.0  # an unfinished game with no activity this long is deleted by the sweep
 
 
 @dataclass(eq=False)
@@ -45,6 +48,7 @@ class Connection:
     seat: int | None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
+    close_code: int = 1000  # the WebSocket close code the writer sends
 
     def send(self, data: dict[str, Any] | str) -> None:
         if self.closed:
@@ -54,12 +58,14 @@ class Connection:
             return
         self.outbox.put_nowait(data if isinstance(data, str) else json.dumps(data))
 
-    def close(self) -> None:
-        """Stop sending: what is still queued is dropped, and the writer closes the socket."""
+    def close(self, code: int = 1000, *, drop: bool = True) -> None:
+        """Stop sending: what is still queued is dropped (unless not ``drop``), and the writer
+        closes the socket with ``code``."""
         if self.closed:
             return
         self.closed = True
-        while not self.outbox.empty():
+        self.close_code = code
+        while drop and not self.outbox.empty():
             self.outbox.get_nowait()
         self.outbox.put_nowait(None)
 
@@ -82,6 +88,8 @@ class GameServer:
         *,
         cards: CardDB | None = None,
         options: RulesOptions | None = None,
+        limits: ClientLimits | None = None,
+        idle_days: float = IDLE_DAYS,
     ) -> None:
         self.store = store
         # New games use these (``serve --cards/--rule``); each game stores its own, so a game
@@ -92,6 +100,36 @@ class GameServer:
         self.computer = computer or ComputerPlayers()
         self.sessions: dict[str, Session] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.limits = limits or ClientLimits()
+        self._buckets = {
+            "create": TokenBuckets(self.limits.create),
+            "connect": TokenBuckets(self.limits.connect),
+        }
+        self.idle_days = idle_days
+
+    def check_rate(self, what: str, address: str) -> None:
+        """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
+        wait = self._buckets[what].take(address)
+        if wait:
+            doing = "creating games" if what == "create" else "opening connections"
+            rate = getattr(self.limits, what)
+            raise ServerError(
+                429,
+                "rate_limited",
+                f"too many requests {doing} from your address (limit: {rate}); try again later",
+                retry_after=math.ceil(wait),
+            )
+
+    def sweep(self) -> int:
+        """Delete the unfinished games idle for ``idle_days`` (not those open here now);
+        returns how many."""
+        busy = {s.id for s in self.sessions.values() if s.connections or s.computer_running}
+        gone = self.store.sweep(time.time() - self.idle_days * 86400, keep=busy)
+        for game_id in gone:
+            self.sessions.pop(game_id, None)
+        if gone:
+            log.info("removed %d unfinished games idle for %g days", len(gone), self.idle_days)
+        return len(gone)
 
     # --- games
 
@@ -107,7 +145,7 @@ class GameServer:
             raise not_found(game_id)
         if len(self.sessions) >= self.cache_size:
             self._evict()
-        session = Session(*loaded)
+        session = Session(loaded)
         session.used = time.monotonic()
         self.sessions[game_id] = session
         self._start_computer(session)  # resumes a computer turn cut off by a restart
@@ -178,14 +216,19 @@ class GameServer:
 
     # --- actions and undo
 
-    def act(self, session: Session, seat: int, action: object) -> str:
-        """Apply and store a seat's action, push the new state; returns the seat's message."""
-        session.act(seat, action, self.store)
+    def act(self, session: Session, seat: int, action: object, version: object) -> str:
+        """Apply and store a seat's action chosen at ``version``, push the new state; returns
+        the seat's message."""
+        session.act(seat, action, version, self.store)
         texts = self.broadcast(session)
         self._start_computer(session)  # a task: it runs after this request is answered
         return texts.get(seat) or session.message_text(seat)
 
-    def request_undo(self, session: Session, seat: int) -> None:
+    def request_undo(self, session: Session, seat: int, version: object = None) -> None:
+        """Undo against the computer, a request to the other player otherwise. With a
+        ``version`` (the state it was asked at), a repeated or stale request is refused."""
+        if version is not None:
+            session.check_version(version)
         keep, why = session.undo_target(seat)
         if keep is None:
             raise ServerError(409, "conflict", f"cannot undo: {why}")
@@ -197,20 +240,24 @@ class GameServer:
             raise ServerError(409, "conflict", "an undo request is already waiting for an answer")
         if session.token_hashes[1 - seat] is None:
             raise ServerError(409, "conflict", "nobody holds the other seat to agree to the undo")
-        session.undo = UndoRequest(seat, keep, session.epoch)
+        session.ask_undo(UndoRequest(seat, keep), self.store)
         self.send_to(session, 1 - seat, {"type": "undo_request", "from": SEATS[seat]})
         self.broadcast(session)
 
-    def answer_undo(self, session: Session, seat: int, accept: bool) -> None:
+    def answer_undo(
+        self, session: Session, seat: int, accept: bool, version: object = None
+    ) -> None:
+        """Accept or refuse the other seat's undo request (every change of the game clears
+        it, so a request still here is about the current state)."""
+        if version is not None:
+            session.check_version(version)
         request = session.undo
         if request is None or request.seat == seat:
             raise ServerError(409, "conflict", "there is no undo request for you to answer")
-        session.undo = None
-        if request.epoch != session.epoch:
-            # The game moved on since the request; an action also clears it, so this is rare.
-            raise ServerError(409, "conflict", "the game has changed since the undo was asked")
         if accept:
             session.take_back(request.keep, self.store)
+        else:
+            session.ask_undo(None, self.store)
         self.send_to(
             session, request.seat, {"type": "undo_answer", "from": SEATS[seat], "accept": accept}
         )
@@ -241,7 +288,7 @@ class GameServer:
                     row.cards,
                     state.view(seat),
                     state.legal_actions(),
-                    agent_seed(row.seed, session.version),
+                    agent_seed(row.seed, session.plies),
                 )
                 if session.epoch != epoch:
                     continue  # an undo changed the game while the computer thought
@@ -257,13 +304,23 @@ class GameServer:
 
     def connect(self, session: Session, seat: int | None) -> Connection:
         conn = Connection(seat)
+        self._join(session, conn)
+        return conn
+
+    def take_seat_on(self, session: Session, conn: Connection, seat: int) -> None:
+        """A spectator's connection authenticated as ``seat``: from now on it is the seat's."""
+        session.connections.discard(conn)
+        conn.seat = seat
+        self._join(session, conn)
+
+    def _join(self, session: Session, conn: Connection) -> None:
+        seat = conn.seat
         was = seat is not None and session.connected(seat)
         session.connections.add(conn)
         conn.send(session.message_text(seat))
         if seat is not None and not was:
             self.send_to(session, 1 - seat, {"type": "opponent", "connected": True})
             self.broadcast(session, skip=conn)
-        return conn
 
     def disconnect(self, session: Session, conn: Connection) -> None:
         session.connections.discard(conn)

@@ -8,6 +8,9 @@ import sys
 
 from rebelspace.cli import _add_game_args, _cards, _fail, _rules
 
+from .limits import ClientLimits, Rate, parse_rate
+from .manager import IDLE_DAYS
+
 DEFAULT_DB = "rebelspace-games.sqlite3"
 
 
@@ -34,6 +37,31 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         default=None,
         help="processes for the ismcts computer player (default: cores - 1, at least 1)",
     )
+    defaults = ClientLimits()
+    p.add_argument(
+        "--create-limit",
+        type=_rate,
+        default=defaults.create,
+        metavar="BURST/PER_MINUTE",
+        help="games one client address may create: BURST at once, then PER_MINUTE a minute "
+        f"(default {defaults.create.burst}/{defaults.create.per_minute:g}); more get 429",
+    )
+    p.add_argument(
+        "--connect-limit",
+        type=_rate,
+        default=defaults.connect,
+        metavar="BURST/PER_MINUTE",
+        help="WebSocket connections one client address may open, likewise (default "
+        f"{defaults.connect.burst}/{defaults.connect.per_minute:g})",
+    )
+    p.add_argument(
+        "--idle-days",
+        type=float,
+        default=IDLE_DAYS,
+        metavar="DAYS",
+        help="delete unfinished games with no activity for DAYS (default %(default)g; "
+        "finished games are kept)",
+    )
     p.add_argument(
         "--access-log",
         action="store_true",
@@ -59,6 +87,13 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.set_defaults(handler=cmd_serve)
 
 
+def _rate(text: str) -> Rate:
+    try:
+        return parse_rate(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -74,6 +109,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("rebelspace serve: --workers must be at least 1", file=sys.stderr)
         return 2
+    if not args.idle_days > 0:
+        print("rebelspace serve: --idle-days must be more than 0", file=sys.stderr)
+        return 2
     from rebelspace.engine import RebelSpaceError
 
     try:
@@ -86,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cards=cards,
         options=options,
         answer_delay=args.test_answer_delay,
+        limits=ClientLimits(args.create_limit, args.connect_limit),
+        idle_days=args.idle_days,
         docs=args.docs,
     )
     install_log_filter()  # uvicorn's loggers: no seat token or invite code reaches a log
@@ -152,6 +192,14 @@ def add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         help="send actions on the seat's WebSocket, by REST, or each at random (default)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the players' choices")
+    p.add_argument(
+        "--flood",
+        type=int,
+        default=0,
+        metavar="N",
+        help="meanwhile, N connections create games as fast as the server answers (from "
+        "127.0.0.2 when the server is on 127.0.0.1), to measure play beside a creation flood",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=cmd_loadtest)
 
@@ -162,9 +210,10 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
 
     from .loadtest import run_loadtest
 
-    if args.games < 1 or args.actions < 0 or args.think < 0 or args.ramp < 0:
+    if args.games < 1 or min(args.actions, args.think, args.ramp, args.flood) < 0:
         print(
-            "rebelspace loadtest: --games must be >= 1, --actions, --think and --ramp >= 0",
+            "rebelspace loadtest: --games must be >= 1, --actions, --think, --ramp and --flood"
+            " >= 0",
             file=sys.stderr,
         )
         return 2
@@ -179,6 +228,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 via=args.via,
                 ramp=args.ramp,
+                flood=args.flood,
             )
         )
     except ValueError as e:

@@ -1,58 +1,102 @@
-"""The server's SQLite store: games and their applied actions, nothing else.
+"""The server's SQLite store: games, their applied actions and card lists, nothing else.
 
 A game is stored as what rebuilds it exactly: its seed, rules options, card data, mode, seats
 (token hashes, the computer's agent) and the list of applied action ids. The engine is
-deterministic, so replaying the actions gives the same state (``games.Session``).
+deterministic, so replaying the actions gives the same state (``games.Session``). Card lists
+are stored once per distinct content, by hash: every game of a server usually shares one.
 
-Every write is its own transaction, committed before the caller acknowledges anything. The
-database is in WAL mode with ``synchronous=NORMAL``: a commit survives the server process being
-killed (the property the server promises); only a power cut may lose the last commits.
-Checkpoints (copying the WAL into the database file, with an fsync) run in a background thread,
-so a slow disk never stalls the event loop. Seat tokens are stored as SHA-256 hashes, so a copy
-of the database does not give the seats away.
+Every write is its own transaction, committed before the caller acknowledges anything. A
+game's ``version`` counts its changes (actions and undos) and never goes down; every write that
+changes the game checks it and bumps it in the same transaction, so an action chosen at an
+older version can never be written (``StaleVersionError``). The database is in WAL mode with
+``synchronous=NORMAL``: a commit survives the server process being killed (the property the
+server promises); only a power cut may lose the last commits. Checkpoints (copying the WAL
+into the database file, with an fsync) run in a background thread, so a slow disk never stalls
+the event loop. Seat tokens are stored as SHA-256 hashes, so a copy of the database does not
+give the seats away.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 CHECKPOINT_SECONDS = 1.0
 WAL_SIZE_LIMIT = 8 * 2**20  # bytes
+SWEEP_BATCH = 500  # games deleted per transaction, so a sweep never holds the writer long
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+SCHEMA_VERSION = 2  # PRAGMA user_version; 0: the first server's database (migrated on open)
+
+TABLES = (
+    """CREATE TABLE games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
     mode TEXT NOT NULL,              -- computer | hotseat | online
     seed INTEGER NOT NULL,
     rules TEXT NOT NULL,             -- RulesOptions.to_dict() as JSON
-    cards TEXT NOT NULL,             -- CardDB.to_data() as JSON
+    cards TEXT NOT NULL,             -- the card list's hash (cardlists.hash)
     agent TEXT,                      -- the computer's agent spec, e.g. "ismcts:normal"
     computer_seat INTEGER,           -- 0 Rebel, 1 Imperial, NULL: no computer
     creator_seat INTEGER NOT NULL,
     invite TEXT,                     -- online games: the code that takes the other seat
     token0 TEXT,                     -- SHA-256 of the Rebel seat's token (NULL: seat open)
     token1 TEXT,                     -- SHA-256 of the Imperial seat's token
-    winner INTEGER                   -- set once the game is over
-);
-CREATE TABLE IF NOT EXISTS actions (
+    winner INTEGER,                  -- set once the game is over
+    version INTEGER NOT NULL DEFAULT 0,  -- changes so far (actions and undos); never goes down
+    active REAL NOT NULL DEFAULT 0,  -- time of the last change, join or undo request
+    undo_seat INTEGER,               -- a pending undo request: who asked (NULL: none)
+    undo_keep INTEGER                -- and the plies kept if it is accepted
+)""",
+    """CREATE TABLE actions (
     game_id TEXT NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL,            -- 0, 1, ...: the action's place in the game's history
     action INTEGER NOT NULL,         -- engine action id
     seat INTEGER NOT NULL,           -- who decided (0 Rebel, 1 Imperial)
     PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-"""
+) WITHOUT ROWID""",
+    """CREATE TABLE cardlists (
+    hash TEXT PRIMARY KEY,           -- SHA-256 of the text
+    cards TEXT NOT NULL              -- CardDB.to_data() as JSON
+) WITHOUT ROWID""",
+    "CREATE INDEX games_idle ON games (active) WHERE winner IS NULL",
+)
+
+# From the first server's database (user_version 0): the same games and actions, each game's
+# card list moved to cardlists, its version the number of its actions.
+MIGRATE_FROM_0 = (
+    "ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN active REAL NOT NULL DEFAULT 0",
+    "ALTER TABLE games ADD COLUMN undo_seat INTEGER",
+    "ALTER TABLE games ADD COLUMN undo_keep INTEGER",
+    TABLES[2],
+    TABLES[3],
+    "INSERT OR IGNORE INTO cardlists (hash, cards) SELECT sha256(cards), cards FROM games",
+    "UPDATE games SET cards = sha256(cards), active = created,"
+    " version = (SELECT COUNT(*) FROM actions WHERE actions.game_id = games.id)",
+)
 
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_text(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class StaleVersionError(Exception):
+    """A write chosen at a version of the game that is no longer its version."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the game is at version {version}")
+        self.version = version
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +114,14 @@ class GameRow:
     winner: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    row: GameRow
+    actions: list[tuple[int, int]]  # (action id, seat) in order
+    version: int
+    undo: tuple[int, int] | None  # a pending undo request: (seat that asked, plies kept)
+
+
 class Store:
     """One SQLite connection shared by the server's event loop (calls are short and serial)."""
 
@@ -82,7 +134,8 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        self._db.create_function("sha256", 1, hash_text, deterministic=True)
+        self._upgrade()
         # A commit in WAL mode with synchronous=NORMAL only appends to the WAL file; the
         # checkpoint that copies the WAL into the database fsyncs, which on a busy disk can
         # take long. So the writer (on the event loop) never checkpoints, and this thread
@@ -95,6 +148,32 @@ class Store:
             target=self._checkpoints, name="sqlite-checkpoint", daemon=True
         )
         self._checkpointer.start()
+
+    def _upgrade(self) -> None:
+        """Create the tables, or bring an older server's database up to date (its games kept)."""
+        with self._transaction():
+            (version,) = self._db.execute("PRAGMA user_version").fetchone()
+            if version >= SCHEMA_VERSION:
+                return
+            exists = self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+            ).fetchone()
+            for statement in MIGRATE_FROM_0 if exists else TABLES:
+                self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The store's lock and one write transaction (IMMEDIATE: the write lock is taken at
+        once), committed at the end, or rolled back if anything raised."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def _checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -114,6 +193,8 @@ class Store:
         with self._lock:
             self._db.close()
 
+    # --- games
+
     def create_game(
         self,
         *,
@@ -128,31 +209,40 @@ class Store:
         invite: str | None,
         token_hashes: tuple[str | None, str | None],
     ) -> None:
-        with self._lock:
+        now = time.time()
+        digest = hash_text(cards)
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO cardlists (hash, cards) VALUES (?, ?)", (digest, cards)
+            )
             self._db.execute(
                 "INSERT INTO games (id, created, mode, seed, rules, cards, agent, computer_seat,"
-                " creator_seat, invite, token0, token1) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " creator_seat, invite, token0, token1, active)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_id,
-                    time.time(),
+                    now,
                     mode,
                     seed,
                     json.dumps(rules),
-                    cards,
+                    digest,
                     agent,
                     computer_seat,
                     creator_seat,
                     invite,
                     *token_hashes,
+                    now,
                 ),
             )
 
-    def load_game(self, game_id: str) -> tuple[GameRow, list[tuple[int, int]]] | None:
-        """The game's row and its actions as (action id, seat) in order, or None."""
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The game as stored, or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT id, mode, seed, rules, cards, agent, computer_seat, creator_seat, invite,"
-                " token0, token1, winner FROM games WHERE id = ?",
+                "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
+                " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
+                " g.undo_seat, g.undo_keep"
+                " FROM games g JOIN cardlists c ON c.hash = g.cards WHERE g.id = ?",
                 (game_id,),
             ).fetchone()
             if row is None:
@@ -173,45 +263,98 @@ class Store:
             token_hashes=(row[9], row[10]),
             winner=row[11],
         )
-        return game, [(a, s) for a, s in actions]
+        undo = None if row[13] is None else (int(row[13]), int(row[14]))
+        return StoredGame(game, [(a, s) for a, s in actions], int(row[12]), undo)
+
+    def _bump(self, game_id: str, version: int, *sets: str, args: tuple[Any, ...] = ()) -> None:
+        """Inside a transaction: version + 1 if the game is at ``version``, else refuse."""
+        assignments = ", ".join(("version = version + 1", "active = ?", *sets))
+        cur = self._db.execute(
+            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+            (time.time(), *args, game_id, version),
+        )
+        if cur.rowcount != 1:
+            row = self._db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+            raise StaleVersionError(-1 if row is None else int(row[0]))
 
     def add_action(
-        self, game_id: str, ply: int, action: int, seat: int, winner: int | None
+        self, game_id: str, version: int, ply: int, action: int, seat: int, winner: int | None
     ) -> None:
-        """Append one applied action (and the result, if it ended the game) in one transaction.
+        """Append one applied action chosen at ``version`` (and the result, if it ended the
+        game), clearing any undo request, in one transaction; ``StaleVersionError`` and nothing
+        written if the game is no longer at that version."""
+        with self._transaction():
+            self._bump(
+                game_id,
+                version,
+                "winner = ?",
+                "undo_seat = NULL",
+                "undo_keep = NULL",
+                args=(winner,),
+            )
+            self._db.execute(
+                "INSERT INTO actions (game_id, ply, action, seat) VALUES (?,?,?,?)",
+                (game_id, ply, action, seat),
+            )
 
-        The primary key (game, ply) refuses a second action at the same ply, so two writers
-        racing on one game cannot both append."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO actions (game_id, ply, action, seat) VALUES (?,?,?,?)",
-                    (game_id, ply, action, seat),
-                )
-                if winner is not None:
-                    self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (winner, game_id))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-
-    def truncate(self, game_id: str, plies: int) -> None:
-        """Undo: keep only the first ``plies`` actions."""
-        with self._lock:
+    def truncate(self, game_id: str, version: int, plies: int) -> None:
+        """Undo at ``version``: keep only the first ``plies`` actions (one transaction)."""
+        with self._transaction():
+            self._bump(game_id, version, "undo_seat = NULL", "undo_keep = NULL")
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, plies))
+
+    def set_undo(self, game_id: str, request: tuple[int, int] | None) -> None:
+        """Store a pending undo request (seat that asked, plies kept), or clear it (None)."""
+        seat, keep = request if request is not None else (None, None)
+        with self._transaction():
+            self._db.execute(
+                "UPDATE games SET undo_seat = ?, undo_keep = ?, active = ? WHERE id = ?",
+                (seat, keep, time.time(), game_id),
+            )
 
     def take_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Fill an open seat; False if it was already taken (checked in the same statement)."""
         column = ("token0", "token1")[seat]
-        with self._lock:
+        with self._transaction():
             cur = self._db.execute(
-                f"UPDATE games SET {column} = ? WHERE id = ? AND {column} IS NULL",
-                (token_hash, game_id),
+                f"UPDATE games SET {column} = ?, active = ? WHERE id = ? AND {column} IS NULL",
+                (token_hash, time.time(), game_id),
             )
         return cur.rowcount == 1
+
+    def sweep(self, idle_before: float, keep: Collection[str] = ()) -> list[str]:
+        """Delete the unfinished games with no activity since ``idle_before`` (a time.time()),
+        except those in ``keep``, and the card lists no game uses any more. Finished games are
+        kept for good. Returns the ids deleted."""
+        deleted: list[str] = []
+        while True:
+            with self._transaction():
+                ids = [
+                    gid
+                    for (gid,) in self._db.execute(
+                        "SELECT id FROM games WHERE winner IS NULL AND active < ? LIMIT ?",
+                        (idle_before, SWEEP_BATCH + len(keep)),
+                    )
+                    if gid not in keep
+                ][:SWEEP_BATCH]
+                marks = ",".join("?" * len(ids))
+                self._db.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+                self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+            deleted += ids
+            if len(ids) < SWEEP_BATCH:
+                break
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM cardlists WHERE hash NOT IN (SELECT DISTINCT cards FROM games)"
+            )
+        return deleted
 
     def count_games(self) -> int:
         with self._lock:
             (n,) = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
+        return int(n)
+
+    def count_cardlists(self) -> int:
+        with self._lock:
+            (n,) = self._db.execute("SELECT COUNT(*) FROM cardlists").fetchone()
         return int(n)

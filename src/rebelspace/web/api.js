@@ -82,12 +82,13 @@ export function openSocket(gameId, token, onMessage, onStatus) {
   let delay = 500;
   let pinger = null;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(gameId)}/ws${query}`;
+  // The token goes in the first message, never in the URL (which proxies and logs record).
+  const url = `${proto}//${location.host}/api/games/${encodeURIComponent(gameId)}/ws`;
 
   function connect() {
     ws = new WebSocket(url);
     ws.onopen = () => {
+      if (token) send({ type: "auth", token });
       delay = 500;
       onStatus("open");
       pinger = setInterval(() => send({ type: "ping" }), 25000);

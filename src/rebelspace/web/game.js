@@ -80,22 +80,27 @@ export class GameController {
   }
 
   onSocket(seat, data) {
-    if (data.type === "state") this.accept(seat, data, true);
-    else if (data.type === "error") showError(data.message || data.error);
+    // Until the seat's "auth" is answered, a connection gets the spectator's state: not ours.
+    if (data.type === "state") {
+      if (data.seat === seat) this.accept(seat, data);
+    } else if (data.type === "error") {
+      if (data.error === "stale") this.fetchState(seat, this.tokens[seat]);
+      else showError(data.message || data.error);
+    }
     else if (data.type === "undo_answer" && !data.accept) showError("Your opponent did not allow the undo.");
     else if (data.type === "undo_request") this.render();
     else if (data.type === "opponent") this.render();
   }
 
   /**
-   * Take a state message. WebSocket messages arrive in order and are always the latest (an undo
-   * makes the version smaller); a REST answer may arrive after newer pushes, so an older one
-   * is dropped unless `force` (the answer to an undo).
+   * Take a state message. The version counts every change of the game (undos too) and never
+   * goes down, so a message older than the one kept (a REST answer that arrived after newer
+   * pushes) is dropped.
    */
-  accept(seat, msg, force = false) {
+  accept(seat, msg) {
     const key = seat || "watch";
     const old = this.messages.get(key);
-    if (!force && old && msg.version < old.version) return;
+    if (old && msg.version < old.version) return;
     this.messages.set(key, msg);
     this.render();
   }
@@ -150,6 +155,7 @@ export class GameController {
   renderHandoff(msg) {
     const next = this.handoff;
     this.root.dataset.version = String(msg.version);
+    this.root.dataset.plies = String(msg.plies);
     this.root.dataset.mine = "no";
     this.root.replaceChildren(
       h(
@@ -238,11 +244,15 @@ export class GameController {
     this.sentAt = version;
     closeMenu();
     try {
-      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/actions`, { token, body: { action: actionId } });
+      // The version the action was chosen at: the server applies it at most once, whatever
+      // reaches it twice (a retry, a second tab), and refuses it once the game has moved on.
+      const body = { action: actionId, version };
+      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/actions`, { token, body });
       clearError();
       if (msg && msg.type === "state") this.accept(seat, msg);
     } catch (err) {
-      showError(`The server refused that: ${err.message}`);
+      // "stale": the game changed first (another tab, the opponent); the newer state shows it.
+      if (err.code !== "stale") showError(`The server refused that: ${err.message}`);
       this.fetchState(seat, token);
     } finally {
       if (this.sentAt === version) this.sentAt = null;
@@ -251,9 +261,10 @@ export class GameController {
 
   async undo() {
     const token = this.tokens[this.shown];
+    const body = { version: this.msg ? this.msg.version : null };
     try {
-      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo`, { token });
-      if (msg && msg.type === "state") this.accept(this.shown, msg, true);
+      const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo`, { token, body });
+      if (msg && msg.type === "state") this.accept(this.shown, msg);
     } catch (err) {
       showError(`Cannot undo: ${err.message}`);
     }
@@ -261,8 +272,9 @@ export class GameController {
 
   async answerUndo(accept, seat = this.shown) {
     const token = this.tokens[seat];
+    const body = { accept, version: this.msg ? this.msg.version : null };
     try {
-      await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo/answer`, { token, body: { accept } });
+      await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/undo/answer`, { token, body });
     } catch (err) {
       showError(err.message);
     }

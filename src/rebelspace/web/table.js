@@ -229,6 +229,7 @@ export function renderTable(root, msg, actions, memory, ui) {
   root.replaceChildren(status, h("div", { class: "layout" }, board, side));
   // For tests and styling: which version of the game is on screen, and whose move it is.
   root.dataset.version = String(msg.version);
+  root.dataset.plies = String(msg.plies);
   root.dataset.step = view.step;
   root.dataset.mine = mine ? "yes" : "no";
   const log = root.querySelector("#log");
