@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import math
 import sqlite3
@@ -10,8 +11,15 @@ from pathlib import Path
 import pytest
 from server_process import ServerProcess
 
-from rebelspace.cli import main
+from rebelspace.cli import main as cli_main
 from rebelspace.server.loadtest import percentile
+
+
+def main(args: list[str]) -> int:
+    """The command line in a thread of its own: `loadtest` runs its own event loop, and in this
+    test process Playwright's sync API (the browser tests) may hold one in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(cli_main, args).result()
 
 
 def test_percentiles_by_nearest_rank() -> None:
