@@ -3,12 +3,12 @@ and rates per client address (token buckets for game creation and WebSocket conn
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  # bytes of a REST request body: the largest real one is ~100 bytes
@@ -96,7 +96,7 @@ class BodyLimit:
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await self._refuse(send)
+                await self._refuse(scope, receive, send)
                 return
         seen = 0
         over = False  # the body went over the limit: the app is told the client left
@@ -128,20 +128,9 @@ class BodyLimit:
             if not over:
                 raise
         if over and not started:
-            await self._refuse(send)
+            await self._refuse(scope, receive, send)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"error": "too_large", "message": f"a request body is at most {self.limit} bytes"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = f"a request body is at most {self.limit} bytes"
+        answer = JSONResponse({"error": "too_large", "message": message}, status_code=413)
+        await answer(scope, receive, send)

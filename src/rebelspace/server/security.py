@@ -22,7 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # The default policy, directive by directive ("'self'": this server's origin only).
@@ -97,18 +97,8 @@ class SecurityHeaders:
             await self.app(scope, receive, with_headers)
         except Exception:
             if not started:
-                body = b"Internal Server Error"
-                await with_headers(
-                    {
-                        "type": "http.response.start",
-                        "status": 500,
-                        "headers": [
-                            (b"content-type", b"text/plain; charset=utf-8"),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
+                answer = PlainTextResponse("Internal Server Error", status_code=500)
+                await answer(scope, receive, with_headers)
             raise
 
 
