@@ -358,9 +358,10 @@ def test_hand_limit_discard_and_game_over_events() -> None:
 def test_the_log_rerendered_from_recorded_events_is_byte_identical_to_the_golden_log(
     seed: int,
 ) -> None:
-    """Golden logs written by the engine before events existed (random legal play, seeded):
-    the game replayed from its record, its events through JSON and back, renders them again
-    byte for byte."""
+    """Golden logs written by the engine before events existed (random legal play, seeded;
+    only the battle lines were rewritten since, when their grammar was fixed: see
+    ``test_battle_lines_name_each_side_once_and_agree_in_number``): the game replayed from its
+    record, its events through JSON and back, renders them again byte for byte."""
     game = new_game(seed)
     rng = random.Random(seed)
     while not game.is_over:
@@ -373,6 +374,37 @@ def test_the_log_rerendered_from_recorded_events_is_byte_identical_to_the_golden
     text = "".join(render_event(e, names) + "\n" for e in events)
     assert text == (GOLDEN / f"random-game-seed-{seed}.log").read_text()
     assert text == "".join(line + "\n" for line in game.log_lines())
+
+
+def test_battle_lines_name_each_side_once_and_agree_in_number() -> None:
+    """A card named after its side is not preceded by the side again ("the targeted Rebel Rebel
+    Warship"), and one blocker blocks where two block."""
+    names = names_of(new_game(0))
+
+    def battle(defenders: tuple[str, ...], blocked: bool) -> str:
+        e = ev.BattleResolved(
+            player=IMPERIAL,
+            group=0,
+            kind=ev.GroupKind.SPACE,
+            attackers=(names.index("Interceptors"),),
+            attack_value=2,
+            defenders=tuple(names.index(d) for d in defenders),
+            defense_value=7,
+            blocked=blocked,
+            result=ev.BattleResult.DEFENDER_WON,
+        )
+        return render_event(e, names)
+
+    assert battle(("Rebel Warship",), False) == (
+        "Imperial's space group 1 (Interceptors: 2) fights Rebel's targeted Rebel Warship "
+        "(space 7): Interceptors destroyed"
+    )
+    assert battle(("Rebel Warship",), True).startswith(
+        "Rebel's Rebel Warship (space 7) blocks Imperial's space group 1"
+    )
+    assert battle(("Rebel Warship", "Stunt Fighters"), True).startswith(
+        "Rebel's Rebel Warship, Stunt Fighters (space 7) block Imperial's space group 1"
+    )
 
 
 def test_apply_returns_the_events_it_caused_and_the_game_keeps_them() -> None:

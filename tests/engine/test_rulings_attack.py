@@ -377,7 +377,7 @@ def test_r15_each_attacking_group_is_blocked_by_at_most_one_group() -> None:
     play(s, "done blocking", "done targeting", "pass", "pass")
     assert "Grav Cycles" in zone(s, REBEL, "discard")
     log = "\n".join(s.log_lines())
-    assert "Imperial Troopers, Battle Walkers (ground 6) block the Rebel ground group 2" in log
+    assert "Imperial's Troopers, Battle Walkers (ground 6) block Rebel's ground group 2" in log
 
 
 def test_r15_inactive_units_cannot_block() -> None:

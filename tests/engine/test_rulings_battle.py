@@ -608,5 +608,9 @@ def test_r38_each_battles_casualties_are_picked_right_after_it_in_group_order() 
     assert zone(s, REBEL, "inactive") == ["Air Speeders", "Grav Cycles"]
     log = s.log_lines()
     picks = [i for i, line in enumerate(log) if "as a casualty" in line]
-    battles = [i for i, line in enumerate(log) if " block the Rebel ground group" in line]
+    battles = [
+        i
+        for i, line in enumerate(log)
+        if " block Rebel's ground group" in line or " blocks Rebel's ground group" in line
+    ]
     assert battles[0] < picks[0] < battles[1] < picks[1]

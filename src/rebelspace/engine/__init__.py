@@ -36,6 +36,7 @@ from .events import (
     Event,
     GroupKind,
     Seen,
+    reveals,
     visible_events,
 )
 from .events import render as render_event
@@ -147,6 +148,7 @@ __all__ = [
     "rating",
     "render_event",
     "replay",
+    "reveals",
     "save_record",
     "shields_up",
     "to_record",

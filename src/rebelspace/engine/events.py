@@ -407,6 +407,41 @@ def visible_events(events: Iterable[Event], player: int | None) -> list[Event]:
     return [e for e in events if e.visible_to == PUBLIC or e.visible_to == player]
 
 
+# ----------------------------------------------------------------------------- reveals
+
+# A card played or discarded from a hand shows it to the other player.
+_FROM_HAND: tuple[type[Event], ...] = (
+    Deployed,
+    Attached,
+    TrickPlayed,
+    PsionPlayed,
+    SpiesPlayed,
+    ControlTaken,
+    Sabotaged,
+    HandLimitDiscard,
+)
+
+
+def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
+    """Whether the events of one action showed each player (Rebel, Imperial) a card that was
+    hidden from them (R5): cards shown to that player (their own draw or starting hand, or the
+    other hand by a spy, R27); a card that left the other player's hand (played, deployed,
+    attached, discarded); the hero a search took into a hand, shown to both (R26); and damage,
+    which shows both players cards from the top of a deck, whose order is hidden from both
+    (R5): undoing it would let a player learn the deck's order and try again. Undo (the
+    server's and the terminal's) never goes back across such an action, since what was seen
+    cannot be unseen."""
+    shown = [False, False]
+    for e in events:
+        if isinstance(e, CardsSeen):
+            shown[e.to] = True
+        elif isinstance(e, HeroTaken | DamageDealt):
+            shown = [True, True]
+        elif isinstance(e, _FROM_HAND):
+            shown[1 - e.player] = True  # type: ignore[attr-defined]
+    return shown[0], shown[1]
+
+
 # ----------------------------------------------------------------------------- the log
 
 
@@ -438,13 +473,16 @@ def _battle_text(e: BattleResolved, n: Sequence[str]) -> str:
         outcome = "tie: both sides destroyed"
     kind = KIND_NAMES[e.kind]
     g = e.group + 1
+    # Players are named in the possessive, as in the other lines ("Rebel's Rebel Warship"),
+    # so a card name that starts with a side's name never doubles it.
     if e.blocked:
+        verb = "block" if len(e.defenders) > 1 else "blocks"
         return (
-            f"{d} {names_d} ({kind} {e.defense_value}) block the {p} {kind} group {g} "
+            f"{d}'s {names_d} ({kind} {e.defense_value}) {verb} {p}'s {kind} group {g} "
             f"({names_a}: {e.attack_value}): {outcome}"
         )
     return (
-        f"{p} {kind} group {g} ({names_a}: {e.attack_value}) fights the targeted {d} "
+        f"{p}'s {kind} group {g} ({names_a}: {e.attack_value}) fights {d}'s targeted "
         f"{names_d} ({kind} {e.defense_value}): {outcome}"
     )
 

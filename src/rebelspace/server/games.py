@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import hmac
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from rebelspace.engine import (
     CardDB,
-    Event,
     GameState,
     IllegalActionError,
     InvalidActionError,
@@ -26,8 +24,8 @@ from rebelspace.engine import (
     default_cards,
     event_json,
     new_game,
+    reveals,  # what an action showed each player: the undo limits (engine/events.py)
 )
-from rebelspace.engine import events as ev
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 
@@ -101,40 +99,6 @@ def cards_from_text(text: str) -> CardDB:
         db = default if text == cards_text(default) else cards_from_data(json.loads(text))
         _CARDS[text] = db
     return db
-
-
-# --- what an action reveals (undo limits) --------------------------------------------------------
-
-# A card played or discarded from a hand shows it to the other player.
-_FROM_HAND: tuple[type[Event], ...] = (
-    ev.Deployed,
-    ev.Attached,
-    ev.TrickPlayed,
-    ev.PsionPlayed,
-    ev.SpiesPlayed,
-    ev.ControlTaken,
-    ev.Sabotaged,
-    ev.HandLimitDiscard,
-)
-
-
-def reveals(events: Iterable[Event]) -> tuple[bool, bool]:
-    """Whether the events of one action showed each player (Rebel, Imperial) a card that was
-    hidden from them (R5): cards shown to that player (their own draw or starting hand, or the
-    other hand by a spy, R27); a card that left the other player's hand (played, deployed,
-    attached, discarded); the hero a search took into a hand, shown to both (R26); and damage,
-    which shows both players cards from the top of a deck, whose order is hidden from both
-    (R5): undoing it would let a player learn the deck's order and try again. Undo never goes
-    back across such an action, since what was seen cannot be unseen."""
-    shown = [False, False]
-    for e in events:
-        if isinstance(e, ev.CardsSeen):
-            shown[e.to] = True
-        elif isinstance(e, ev.HeroTaken | ev.DamageDealt):
-            shown = [True, True]
-        elif isinstance(e, _FROM_HAND):
-            shown[1 - e.player] = True  # type: ignore[attr-defined]
-    return shown[0], shown[1]
 
 
 # --- sessions -----------------------------------------------------------------------------------
