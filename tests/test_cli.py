@@ -23,7 +23,8 @@ from rebelspace.engine import (
     save_record,
 )
 from rebelspace.sim import agent_seeds, derive_seed, simulate
-from rebelspace.tui import PROMPT, battle_lines, play_game, resolve_choice
+from rebelspace.terminal import PROMPT, Opponent, Stop, make_console, play_game, resolve_choice
+from rebelspace.tui import battle_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKED_EXAMPLE = ROOT / "scenarios" / "worked-example.json"
@@ -43,6 +44,28 @@ def play_output(out: str) -> list[str]:
     """The lines of a scripted `play`: the prompt is not followed by a newline (the answer's
     newline is typed, not printed), so take it out to get whole lines back."""
     return out.replace(PROMPT, "").splitlines()
+
+
+def flat(out: str) -> str:
+    """The output with every run of spaces and line breaks as one space: text that the
+    terminal's width wrapped reads whole again."""
+    return " ".join(out.split())
+
+
+def log_lines(out: str) -> list[str]:
+    """The log lines of a scripted `play` (``  | `` and the engine's text), each whole again:
+    a line the width wrapped continues on lines indented by four spaces."""
+    lines: list[str] = []
+    inside = False
+    for line in play_output(out):
+        if line.startswith("  | "):
+            lines.append(line[4:])
+            inside = True
+        elif inside and line.startswith("    "):
+            lines[-1] += " " + line.strip()
+        else:
+            inside = False
+    return lines
 
 
 def random_game(seed: int, actions: int | None = None) -> GameState:
@@ -102,18 +125,28 @@ def test_play_to_the_end_always_answering_1(
     feed_stdin(monkeypatch, *["1"] * 5000)
     assert cli.main(["play", "--opponent", "random", "--seed", "3", "--save", str(record)]) == 0
     out = capsys.readouterr().out
-    assert "=== Turn 1: your turn, draw phase (draw); your decision ===" in out
+    lines = play_output(out)
+    assert lines[0] == "Rebel Space: you play Rebel. Computer: random. Game seed 3."
+    assert "Turn 1: your turn, draw phase" in lines
     assert "  1. draw 1\n  2. draw 2\n" in out
-    assert "Rebel (you): hand 5, deck 71, discard 0" in out
-    assert "Imperial (opponent): hand 5, deck 62, discard 0" in out
+    assert "Rebel (you)  hand 5 · deck 71 · discard 0" in out
+    assert "Imperial (computer)  hand 5 · deck 62 · discard 0" in out
     assert "Game over on turn " in out and ("You win!" in out or "You lose." in out)
     # The opponent's moves appear as log lines; its hidden cards never do.
     assert "  | Imperial draws 1 card" in out or "  | Imperial draws 2 cards" in out
     assert "Imperial's starting hand" not in out
     assert "Rebel's starting hand" in out
+    # The game fits 80 columns (no terminal here: Rich's default width); the last line is
+    # the cli's, naming the record's path as given.
+    assert lines[-1] == f"Game record saved to {record}"
+    assert max(map(len, lines[:-1])) <= 80, [line for line in lines if len(line) > 80]
+    # A decision with one choice plays itself; every question has at least two choices.
+    assert "(your only choice)" in out
+    asked = [i for i, line in enumerate(lines) if line.startswith("Your move (")]
+    assert asked and all(lines[i + 2].startswith("  2. ") for i in asked)
     outcome = replay(load_record(record)).outcome
     assert outcome is not None
-    assert f"{outcome.winner_name} wins ({outcome.reason})" in out
+    assert f"{outcome.winner_name} wins ({outcome.reason})" in flat(out)
 
 
 def test_play_bad_input_says_why_and_asks_again(
@@ -135,42 +168,54 @@ def test_play_bad_input_says_why_and_asks_again(
     assert "You left the game on turn 1." in out
     data = load_record(record)
     assert data["actions"][0] == "draw 2" and "result" not in data
+    assert data["meta"]["side"] == "rebel" and data["meta"]["computer"]["kind"] == "random"
 
 
 def test_play_imperial_side_and_end_of_input(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    feed_stdin(monkeypatch, "2")  # one answer, then end of input: a clean exit
+    monkeypatch.chdir(tmp_path)  # leaving without --save writes the default file here
+    feed_stdin(monkeypatch, "2")  # one answer, then end of input: saved, a clean exit
     assert cli.main(["play", "--opponent", "random", "--side", "imperial", "--seed", "4"]) == 0
     out = capsys.readouterr().out
-    assert "You play Imperial" in out
-    assert "Imperial (you)" in out and "Rebel (opponent)" in out
+    assert "you play Imperial" in out
+    assert "Imperial (you)" in out and "Rebel (computer)" in out
     assert "  | Rebel draws " in out  # the Rebel agent moved first, shown as log lines
     assert "You left the game" in out
     assert "Rebel's starting hand" not in out
+    assert out.splitlines()[-1] == (
+        "Saved: game saved to rebelspace-game.json; `rebelspace play --resume "
+        "rebelspace-game.json` goes on with it."
+    )
+    assert load_record(tmp_path / "rebelspace-game.json")["meta"]["side"] == "imperial"
 
 
-def test_play_game_with_scripted_reader_and_writer() -> None:
+def test_play_game_with_scripted_reader_and_console() -> None:
     game = new_game(seed=8)
     answers: Iterator[str] = iter(["last"] * 4000)
     prompts: list[str] = []
-    lines: list[str] = []
+    screen = io.StringIO()
 
     def read(prompt: str) -> str:
         """Answer with the text of the last choice shown (any legal action will do)."""
         prompts.append(prompt)
         next(answers)
-        return lines[-1].split(". ", 1)[1]
+        last = screen.getvalue().splitlines()[-1]
+        return last.split(". ", 1)[1].split("  (")[0]
 
-    outcome = play_game(game, IMPERIAL, RandomAgent(1), read=read, write=lines.append)
-    assert outcome is not None and outcome == game.outcome
-    assert lines[-1] in ("You win!", "You lose.")
-    assert set(prompts) == {PROMPT} and len(prompts) > 50
+    console = make_console()
+    console.file = screen
+    opponent = Opponent("random", "normal", 1)
+    assert play_game(game, IMPERIAL, opponent, read=read, console=console) == Stop.FINISHED
+    assert game.outcome is not None
+    assert screen.getvalue().splitlines()[-1] in ("You win!", "You lose.")
+    assert set(prompts) == {PROMPT} and len(prompts) > 20
 
 
 def test_play_is_reproducible_with_a_seed(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    monkeypatch.chdir(tmp_path)
     outs = []
     for _ in range(2):
         feed_stdin(monkeypatch, *["1"] * 40)
@@ -196,9 +241,12 @@ def test_play_bad_options_exit_2(
         == 2
     )
     assert "does not exist" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:
-        cli.main(["play", "--opponent", "random", "--side", "droid"])
-    assert exc.value.code == 2
+    assert cli.main(["play", "--resume", str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err
+    for bad in (["--side", "droid"], ["--level", "medium"], ["--level", "0"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["play", "--opponent", "random", *bad])
+        assert exc.value.code == 2
 
 
 def test_resolve_choice() -> None:
@@ -343,8 +391,7 @@ def test_replay_of_a_played_game(
     path = tmp_path / "played.json"
     feed_stdin(monkeypatch, *["1"] * 5000)
     cli.main(["play", "--opponent", "random", "--seed", "6", "--save", str(path)])
-    out = play_output(capsys.readouterr().out)
-    played = [line[4:] for line in out if line.startswith("  | ")]
+    played = log_lines(capsys.readouterr().out)
     assert cli.main(["replay", str(path), "--player", "rebel"]) == 0
     assert capsys.readouterr().out.splitlines()[:-1] == played
 

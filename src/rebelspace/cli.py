@@ -131,16 +131,31 @@ def _print_json(data: Any) -> None:
 
 # --- play --------------------------------------------------------------------------------------
 
+DEFAULT_SAVE = "rebelspace-game.json"
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C (128 + SIGINT)
+
+
+def _level(text: str) -> str:
+    """An ISMCTS level: easy, normal, hard, or a number of iterations a decision."""
+    if text in ("easy", "normal", "hard") or (text.isascii() and text.isdigit() and int(text) > 0):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"must be easy, normal, hard or a number of iterations, got {text!r}"
+    )
+
 
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "play",
         help="play one side in the terminal against a computer opponent",
         description="Play one side of a game in the terminal against a computer opponent "
-        "(information-set MCTS at level normal unless you choose another). Each "
-        "decision shows the table as your side sees it (R5) and numbers the legal actions; "
-        "answer with a number or an action's text (or its unique start). q quits, ? shows "
-        "the table again. Units show ground/space/damage ratings with their attachments.",
+        "(information-set MCTS at level normal unless you choose another). The table is "
+        "shown at the start of your turns and after the computer's moves, each decision as "
+        "numbered choices: answer with a number or an action's text (or its unique start). "
+        "Choices with one option play themselves. help lists the commands: card NAME, ?N "
+        "(a card in your hand), rules TOPIC, why ACTION, undo, t (the table), q. q, Ctrl-D "
+        f"and Ctrl-C save the game (to --save, else {DEFAULT_SAVE}) and --resume FILE goes "
+        "on with it. Units show ground/space/damage ratings; hand cards their cost too.",
     )
     p.add_argument("--side", choices=SIDES, default="rebel", help="your side (default: rebel)")
     p.add_argument(
@@ -151,9 +166,10 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     p.add_argument(
         "--level",
-        choices=("easy", "normal", "hard"),
+        type=_level,
         default="normal",
-        help="the ismcts opponent's strength (default: normal)",
+        metavar="{easy,normal,hard,N}",
+        help="the ismcts opponent's strength, or N iterations a decision (default: normal)",
     )
     p.add_argument(
         "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"
@@ -162,39 +178,106 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--save",
         metavar="RECORD.json",
-        help="write the game record here when the game ends or you quit (see `replay`)",
+        help="write the game record here when the game ends or you leave (q, Ctrl-D, "
+        f"Ctrl-C); leaving without --save writes {DEFAULT_SAVE} in the current folder",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="RECORD.json",
+        help="go on with a saved game (same side, computer and seeds; it is saved back there "
+        "unless --save says otherwise)",
+    )
+    p.add_argument(
+        "--confirm-forced",
+        action="store_true",
+        help="ask even when a decision has one choice (pass, end turn...)",
     )
     p.set_defaults(handler=_cmd_play)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from rebelspace.agents.registry import make_agent
     from rebelspace.sim import derive_seed
-    from rebelspace.tui import play_game
+    from rebelspace.terminal import Opponent, Stop, TerminalGame, rebuild
+
+    save = args.save if args.save is not None else args.resume
+    if save is not None:
+        folder = os.path.dirname(os.path.abspath(save))
+        if not os.path.isdir(folder):  # say so now, not after a whole game
+            return _fail("play", f"--save {save}: folder {folder} does not exist")
+    if args.resume is not None:
+        try:
+            record = load_record(args.resume)
+            done = replay(record, source=args.resume)
+        except RecordError as exc:
+            return _fail("play", exc)
+        if done.is_over:
+            return _fail("play", f"{args.resume}: this game is over (see `replay`)")
+        assert done.history is not None
+        found = record.get("meta")  # written by `play` (absent in older records)
+        meta: dict[str, Any] = found if isinstance(found, dict) else {}
+        side = meta["side"] if meta.get("side") in SIDES else args.side
+        person = SIDES.index(side)
+        opponent = Opponent.from_meta(meta.get("computer")) or Opponent(
+            args.opponent, args.level, derive_seed(done.seed, 2 + person)
+        )
+        game, plies = rebuild(done.seed, done.options, done.cards, done.history)
+    else:
+        try:
+            cards, options = _cards(args), _rules(args)
+        except RebelSpaceError as exc:
+            return _fail("play", exc)
+        # A fresh seed comes from the OS, not the clock: the game itself stays seeded
+        # (docs/architecture.md, style point 8).
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        game, plies = new_game(seed, options=options, cards=cards), []
+        person = SIDES.index(args.side)
+        # The computer's seeds derive from the game's, so --seed S replays the same opponent.
+        opponent = Opponent(args.opponent, args.level, derive_seed(seed, 2 + person))
+    terminal = TerminalGame(game, person, opponent, plies=plies, confirm_forced=args.confirm_forced)
+    stop = terminal.play(resumed=args.resume is not None)
+    if stop == Stop.FINISHED and save is None:
+        return EXIT_OK
+    path = save if save is not None else DEFAULT_SAVE
+    try:
+        save_record(terminal.game, path, meta=terminal.meta())
+    except RecordError as exc:
+        return _fail("play", exc)
+    if stop == Stop.FINISHED:
+        print(f"Game record saved to {path}")
+        return EXIT_OK
+    verb = "Interrupted" if stop == Stop.INTERRUPTED else "Saved"
+    print(f"{verb}: game saved to {path}; `rebelspace play --resume {path}` goes on with it.")
+    return EXIT_INTERRUPTED if stop == Stop.INTERRUPTED else EXIT_OK
+
+
+# --- card --------------------------------------------------------------------------------------
+
+
+def _add_card(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "card",
+        help="show a card in full: type, cost, ratings, keywords, ability",
+        description="Show one card in plain words, as `card NAME` does during a game: its "
+        "side, type, copies, cost and ratings, and what its keywords and ability do (with "
+        "the rulings to read). NAME is the name or its start, case ignored.",
+    )
+    p.add_argument("name", nargs="+", metavar="NAME", help="the card's name or its start")
+    _add_cards_arg(p)
+    p.set_defaults(handler=_cmd_card)
+
+
+def _cmd_card(args: argparse.Namespace) -> int:
+    from rebelspace.terminal import find_cards, lookup_lines
 
     try:
-        cards, options = _cards(args), _rules(args)
-    except RebelSpaceError as exc:
-        return _fail("play", exc)
-    if args.save is not None:
-        folder = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(folder):  # say so now, not after a whole game
-            return _fail("play", f"--save {args.save}: folder {folder} does not exist")
-    # A fresh seed comes from the OS, not the clock: the game itself stays seeded
-    # (docs/architecture.md, style point 8).
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    game = new_game(seed, options=options, cards=cards)
-    person = SIDES.index(args.side)
-    # The agent's seed is derived from the game's, so --seed S replays the same opponent.
-    spec = f"ismcts:{args.level}" if args.opponent == "ismcts" else args.opponent
-    opponent = make_agent(spec, game.ctx, derive_seed(seed, 2 + person))
-    play_game(game, person, opponent)
-    if args.save is not None:  # finished or not: an unfinished record replays to where it stopped
-        try:
-            save_record(game, args.save)
-        except OSError as exc:
-            return _fail("play", f"cannot save the record to {args.save}: {exc.strerror}")
-        print(f"Game record saved to {args.save}")
+        db = load_cards(args.cards)
+    except CardDataError as exc:
+        return _fail("card", exc)
+    query = " ".join(args.name)
+    lines = lookup_lines(db, query)
+    if len(find_cards(db, query)) != 1:
+        return _fail("card", lines[0])
+    print("\n".join(lines))
     return EXIT_OK
 
 
@@ -491,6 +574,7 @@ SUBCOMMANDS: dict[str, Registrar] = {
     "decks": _add_decks,
     "rules": _add_rules,
     "play": _add_play,
+    "card": _add_card,
     "simulate": _add_simulate,
     "bench": _add_bench,
     "replay": _add_replay,

@@ -27,7 +27,9 @@ __all__ = [
     "rules_html",
     "rules_page",
     "rules_path",
+    "rules_section",
     "rules_text",
+    "rules_topics",
 ]
 
 
@@ -51,6 +53,52 @@ def rules_text() -> str:
         ) from None
 
 
+# ----------------------------------------------------------------------------- sections
+
+_HEADING = re.compile(r"^(#{1,6}) (.+)$")
+_RULING_ITEM = re.compile(r"^- \*\*(R[0-9]+) ")
+
+
+def rules_topics(markdown: str | None = None) -> list[str]:
+    """The document's section titles (level-2 and level-3 headings), in order."""
+    text = rules_text() if markdown is None else markdown
+    return [
+        m.group(2)
+        for line in text.splitlines()
+        if (m := _HEADING.match(line)) and m.group(1) in ("##", "###")
+    ]
+
+
+def rules_section(topic: str, markdown: str | None = None) -> str | None:
+    """The Markdown of one part of the rules, or None: a ruling's entry (``R19``), else the
+    first section whose title starts with ``topic``, else the first whose title contains it
+    (case ignored). A section runs to the next heading of its level or above."""
+    text = rules_text() if markdown is None else markdown
+    lines = text.splitlines()
+    key = " ".join(topic.split()).lower()
+    if not key:
+        return None
+    if re.fullmatch(r"r[0-9]+", key):
+        for i, line in enumerate(lines):
+            if (m := _RULING_ITEM.match(line)) and m.group(1).lower() == key:
+                end = i + 1
+                while end < len(lines) and lines[end].startswith("  "):
+                    end += 1
+                return "\n".join(lines[i:end]) + "\n"
+        return None
+    headings = [
+        (i, len(m.group(1)), m.group(2))
+        for i, line in enumerate(lines)
+        if (m := _HEADING.match(line))
+    ]
+    for match in (str.startswith, str.__contains__):
+        for k, (i, level, title) in enumerate(headings):
+            if level > 1 and match(title.lower(), key):
+                end = next((j for j, lv, _ in headings[k + 1 :] if lv <= level), len(lines))
+                return "\n".join(lines[i:end]).rstrip() + "\n"
+    return None
+
+
 # ----------------------------------------------------------------------------- the command
 
 
@@ -60,8 +108,11 @@ def add_rules(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "rules",
         help="print the complete rules, with every ruling (docs/rules.md)",
         description="Print the complete rules of Rebel Space, every ruling R1-R38 included, "
-        "as Markdown (docs/rules.md). The game server shows the same page at /rules.",
+        "as Markdown (docs/rules.md). The game server shows the same page at /rules. With a "
+        "TOPIC, print only that part: a ruling (R19) or a section by the start of its title "
+        "(blocks, 'card abilities', psion).",
     )
+    p.add_argument("topic", nargs="*", metavar="TOPIC", help="a ruling (R19) or a section's title")
     p.set_defaults(handler=cmd_rules)
 
 
@@ -72,6 +123,17 @@ def cmd_rules(args: argparse.Namespace) -> int:
     except RulesNotFoundError as exc:
         print(f"rebelspace rules: {exc}", file=sys.stderr)
         return 1
+    topic = " ".join(getattr(args, "topic", None) or [])
+    if topic:
+        section = rules_section(topic, text)
+        if section is None:
+            topics = "; ".join(rules_topics(text))
+            print(
+                f"rebelspace rules: no ruling or section {topic!r}; sections: {topics}",
+                file=sys.stderr,
+            )
+            return 2
+        text = section
     # A terminal that cannot show a dash gets "?" rather than a UnicodeEncodeError.
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:

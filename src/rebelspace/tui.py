@@ -1,14 +1,9 @@
-"""Terminal play: a person plays one side against an agent, seeing only their own view.
+"""Positions as text: the ``rebelspace scenario`` designer tool, and the battle in progress.
 
-Everything shown to the person comes from ``game.view(person)`` (R5): their hand, public
-zones, the battle, hands revealed to them by spies, and the log lines they may read. The
-numbers beside units and groups are the view's, computed by the engine as the rules use them
-(current ratings, battle values, damage after Defense Shields), never worked out here. What
-happened is told by the events each decision returns, those the person may see. The opponent
-agent gets its own view.
-
-Input and output go through two functions, ``read`` (default ``input``) and ``write`` (default
-``print``), so a test can script a whole game.
+The numbers beside units and groups are the view's, computed by the engine as the rules use
+them (current ratings, battle values, damage after Defense Shields), never worked out here.
+The terminal game itself (``rebelspace play``) is ``rebelspace.terminal``; it shows the battle
+in progress with ``battle_lines``.
 """
 
 from __future__ import annotations
@@ -16,28 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rebelspace.agents import Agent
 from rebelspace.engine import (
-    PLAYER_NAMES,
-    ActionError,
     BattleView,
-    Event,
     GameState,
-    InvalidActionError,
-    Outcome,
-    PlayerView,
-    SideView,
     UnitView,
-    render_event,
-    visible_events,
 )
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
-QUIT_WORDS = frozenset({"q", "quit", "exit"})
-HELP_WORDS = frozenset({"?", "h", "help"})
-PROMPT = "> "
 NOTHING = "-"
 WIDTH = 100  # wrap long zones between card names
 
@@ -75,23 +57,6 @@ def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
             line += ("" if line == head else " ") + piece
     lines.append(line)
     return "\n".join(lines)
-
-
-def side_lines(side: SideView, label: str, deploy_points: int | None) -> list[str]:
-    top = f", top {side.discard[-1]}" if side.discard else ""
-    head = (
-        f"{label}: hand {side.hand_size}, deck {side.deck_size}, discard {len(side.discard)}{top}"
-    )
-    if deploy_points is not None:
-        head += f", deploy points {deploy_points}"
-    lines = [
-        head,
-        wrapped("  active:   ", [unit_text(u, side.player) for u in side.active]),
-        wrapped("  inactive: ", [unit_text(u, side.player) for u in side.inactive]),
-    ]
-    if side.hand is not None:
-        lines.append(wrapped("  hand:     ", list(side.hand)))
-    return lines
 
 
 #: Steps before the battles are fought: a group without blockers or target is unblocked then.
@@ -143,166 +108,9 @@ def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
     return lines
 
 
-def view_lines(view: PlayerView) -> list[str]:
-    """The whole table as ``view.player`` sees it, without the log and the action list."""
-    me = view.player.capitalize()
-    whose = "your" if view.active_player == view.player else f"{view.active_player.capitalize()}'s"
-    deciding = (
-        "your decision"
-        if view.to_move == view.player
-        else "game over"
-        if view.to_move is None
-        else f"{view.to_move.capitalize()} to decide"
-    )
-    lines = [
-        f"=== Turn {view.turn}: {whose} turn, {view.phase} phase ({view.step}); {deciding} ===",
-        *side_lines(view.opponent, f"{view.opponent.player.capitalize()} (opponent)", None),
-        *side_lines(view.you, f"{me} (you)", view.deploy_points),
-    ]
-    if view.battle is not None:
-        lines += battle_lines(view.battle, view.active_player, view.step)
-    for turn, hand in view.revealed_hands:
-        seen = ", ".join(hand) or "no cards"
-        lines.append(
-            f"Spies showed you on turn {turn}: {view.opponent.player.capitalize()}'s hand {seen}"
-        )
-    return lines
-
-
 def action_lines(legal: Sequence[tuple[int, str]]) -> list[str]:
     width = len(str(len(legal)))
     return [f"  {n:>{width}}. {text}" for n, (_, text) in enumerate(legal, start=1)]
-
-
-# --- reading a choice --------------------------------------------------------------------------
-
-
-def resolve_choice(
-    answer: str,
-    legal: Sequence[tuple[int, str]],
-    why_illegal: Callable[[str], str | None] | None = None,
-) -> tuple[int | None, str]:
-    """Turn a typed answer into a legal action id, or ``(None, what was wrong)``.
-
-    Accepted: the number shown beside an action, its text (case and spacing ignored), or the
-    start of exactly one action's text. ``why_illegal(text)`` may explain a real action that
-    is not legal now (the engine's reason); otherwise a generic message is given.
-    """
-    text = " ".join(answer.split())
-    n = len(legal)
-    if not text:
-        return None, f"type a number from 1 to {n}, an action's text, or q to quit"
-    number = text[:-1] if text.endswith(".") else text
-    if number.lstrip("+-").isdigit():
-        k = int(number)
-        if 1 <= k <= n:
-            return legal[k - 1][0], ""
-        return None, f"{k} is not one of the choices: type a number from 1 to {n}"
-    key = text.lower()
-    for action_id, action_text in legal:
-        if action_text.lower() == key:
-            return action_id, ""
-    starts = [(i, t) for i, (_, t) in enumerate(legal, start=1) if t.lower().startswith(key)]
-    if len(starts) == 1:
-        return legal[starts[0][0] - 1][0], ""
-    if starts:
-        options = "; ".join(f"{i}. {t}" for i, t in starts)
-        return None, f"{text!r} could be any of: {options}. Type more of it, or its number"
-    reason = why_illegal(text) if why_illegal is not None else None
-    if reason:
-        return None, reason
-    return None, f"{text!r} is not one of the choices: type a number from 1 to {n} or its text"
-
-
-def _why_illegal(game: GameState, player: int) -> Callable[[str], str | None]:
-    """The engine's reason why an action text is not legal, without changing the game."""
-
-    def why(text: str) -> str | None:
-        try:
-            game.action_space.parse(text)
-        except InvalidActionError:
-            return None  # not an action at all: the caller's generic message is clearer
-        try:
-            game.clone().apply(text, player=player)  # a copy: this must never change the game
-        except ActionError as e:
-            return str(e)
-        return None
-
-    return why
-
-
-# --- the game loop -----------------------------------------------------------------------------
-
-
-class _Quit(Exception):
-    """The person asked to stop (q, end of input or Ctrl-C)."""
-
-
-def play_game(
-    game: GameState,
-    person: int,
-    opponent: Agent,
-    *,
-    read: Reader = input,
-    write: Writer = print,
-) -> Outcome | None:
-    """Play ``game`` to its end with ``person`` at the terminal; returns the outcome, or None
-    if the person quit (q, end of input, Ctrl-C). ``game`` is left where play stopped, so the
-    caller can save its record either way."""
-    other = 1 - person
-    names = game.ctx.tables.names  # card names by type index, as events name cards
-    pending: list[Event] = []  # events the person has not been told about yet
-
-    def write_events() -> None:
-        for event in visible_events(pending, person):
-            write(f"  | {render_event(event, names)}")
-        pending.clear()
-
-    write(f"You play {PLAYER_NAMES[person]} against {opponent!r}. Game seed {game.seed}.")
-    write("Answer with an action's number or text; q quits, ? shows the table again.")
-    pending.extend(game.visible_events(person))  # the game so far: starting hands and all
-    try:
-        while game.to_move >= 0:
-            write_events()
-            if game.to_move == other:
-                legal = game.legal_actions()
-                pending.extend(game.apply(opponent.act(game.view(other), legal), player=other))
-                continue
-            pending.extend(game.apply(_ask(game, person, read, write), player=person))
-    except _Quit:
-        write(f"You left the game on turn {game.turn}.")
-    write_events()
-    outcome = game.outcome
-    if outcome is not None:
-        verdict = "You win!" if outcome.winner == person else "You lose."
-        write(f"Game over on turn {game.turn}: {outcome.winner_name} wins ({outcome.reason}).")
-        write(verdict)
-    return outcome
-
-
-def _ask(game: GameState, person: int, read: Reader, write: Writer) -> int:
-    view = game.view(person)
-    legal = [(a.id, a.text) for a in view.legal_actions]
-    for line in view_lines(view) + ["Your choices:"] + action_lines(legal):
-        write(line)
-    why = _why_illegal(game, person)
-    while True:
-        try:
-            answer = read(PROMPT)
-        except (EOFError, KeyboardInterrupt):
-            write("")
-            raise _Quit from None
-        word = answer.strip().lower()
-        if word in QUIT_WORDS:
-            raise _Quit
-        if word in HELP_WORDS:
-            for line in view_lines(view) + ["Your choices:"] + action_lines(legal):
-                write(line)
-            continue
-        action, problem = resolve_choice(answer, legal, why)
-        if action is not None:
-            return action
-        write(f"Not understood: {problem}")
 
 
 # --- a whole position, for designers (``rebelspace scenario``) -----------------------------------

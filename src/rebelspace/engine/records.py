@@ -14,8 +14,12 @@ from .state import GameState, new_game
 RECORD_FORMAT = "rebelspace-record/1"
 
 
-def to_record(state: GameState) -> dict[str, Any]:
-    """A JSON-ready record of a game from its start (finished or not)."""
+def to_record(state: GameState, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON-ready record of a game from its start (finished or not).
+
+    ``meta`` is whatever the program that played the game needs to go on with it (the
+    terminal game keeps the computer's side, kind, level and seed there); replaying ignores
+    it, so records with or without it replay alike."""
     if state.history is None:
         raise RecordError("this state is a search copy without a history; record the game itself")
     space = state.action_space
@@ -33,13 +37,17 @@ def to_record(state: GameState) -> dict[str, Any]:
             "reason": state.outcome.reason,
             "turns": state.turn,
         }
+    if meta is not None:
+        record["meta"] = meta
     return record
 
 
-def save_record(state: GameState, path: str | os.PathLike[str]) -> None:
+def save_record(
+    state: GameState, path: str | os.PathLike[str], meta: dict[str, Any] | None = None
+) -> None:
     """Write the record next to ``path`` and move it into place, so a failed save never
     leaves a half-written or emptied file behind."""
-    text = json.dumps(to_record(state), indent=1) + "\n"
+    text = json.dumps(to_record(state, meta), indent=1) + "\n"
     tmp = f"{os.fspath(path)}.tmp"
     try:
         with open(tmp, "w", encoding="utf-8") as f:

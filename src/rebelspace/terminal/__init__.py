@@ -1,0 +1,26 @@
+"""The terminal game (``rebelspace play``), built on Rich.
+
+A line-oriented game rather than a full-screen one (Textual): it prints what happened and asks
+one question at a time, so it works the same in a terminal, through a pipe, in a script and
+under a pseudo-terminal in tests; Rich gives it colour, tables and wrapping to the terminal's
+width. Modules: ``session`` (the loop, save and undo), ``show`` (what is printed),
+``commands`` (what a player may type), ``cards`` (cards in plain words).
+"""
+
+from .cards import card_lines, find_cards, lookup_lines
+from .commands import PROMPT, resolve_choice
+from .session import Opponent, Stop, TerminalGame, make_console, play_game, rebuild
+
+__all__ = [
+    "PROMPT",
+    "Opponent",
+    "Stop",
+    "TerminalGame",
+    "card_lines",
+    "find_cards",
+    "lookup_lines",
+    "make_console",
+    "play_game",
+    "rebuild",
+    "resolve_choice",
+]

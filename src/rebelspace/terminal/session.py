@@ -1,0 +1,415 @@
+"""The terminal game's loop: a person plays one side against the computer.
+
+The person sees only their own view (R5) and the events they may see; the computer gets its
+own view. The table is shown when it changed under the person (at the start of their turn and
+after the computer's moves) and on ``table``; each decision is one question with numbered
+choices. A decision with one legal action plays itself (``confirm_forced`` asks instead).
+
+The computer is rebuilt for each decision with a seed derived from the game's computer seed
+and the decision's ply, so a resumed game or an undone decision asks the same question and
+gets the same answer (ISMCTS with a time cap may stop early on a busy machine: then only its
+iteration budget, not its answer, is the same).
+
+Stopping: ``q``, end of input (Ctrl-D) and Ctrl-C (also while the computer thinks) end
+``play`` with a ``Stop`` value and the game left at its last whole decision, so the caller can
+save it; ``undo`` takes back the person's last decision unless a card was shown to them since
+(``engine.reveals``, the server's rule).
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from rebelspace.agents import Agent
+from rebelspace.engine import (
+    PLAYER_NAMES,
+    CardDB,
+    Event,
+    GameState,
+    RulesOptions,
+    new_game,
+    reveals,
+    visible_events,
+)
+from rebelspace.engine import events as ev
+
+from . import show
+from .cards import card_lines, lookup_lines
+from .commands import (
+    HELP_WORDS,
+    PROMPT,
+    QUIT_WORDS,
+    TABLE_WORDS,
+    help_table,
+    illegal_reason,
+    resolve_choice,
+    rules_answer,
+    why,
+)
+
+Reader = Callable[[str], str]
+OPPONENTS = ("random", "heuristic", "ismcts")
+LEVELS = ("easy", "normal", "hard")
+
+
+class Stop(StrEnum):
+    """How ``play`` ended."""
+
+    FINISHED = "finished"
+    QUIT = "quit"  # q
+    EOF = "eof"  # end of input, Ctrl-D
+    INTERRUPTED = "interrupted"  # Ctrl-C
+
+
+class _Stopped(Exception):
+    def __init__(self, why: Stop) -> None:
+        self.why = why
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    """The computer: its kind, its ISMCTS level (a level name or a number of iterations) and
+    the seed its per-decision seeds derive from."""
+
+    kind: str
+    level: str
+    seed: int
+
+    @property
+    def spec(self) -> str:
+        """The agent registry's name (``rebelspace.agents.registry``)."""
+        return f"ismcts:{self.level}" if self.kind == "ismcts" else self.kind
+
+    @property
+    def label(self) -> str:
+        """``ISMCTS, normal level``, ``heuristic`` or ``random``."""
+        if self.kind != "ismcts":
+            return self.kind
+        if self.level.isdigit():
+            return f"ISMCTS, {self.level} iterations a decision"
+        return f"ISMCTS, {self.level} level"
+
+    def agent(self, ctx: Any, ply: int) -> Agent:
+        """The computer for the decision at ``ply`` (actions applied before it)."""
+        from rebelspace.agents.registry import make_agent
+        from rebelspace.sim import derive_seed
+
+        return make_agent(self.spec, ctx, derive_seed(self.seed, ply))
+
+    def to_meta(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "seed": self.seed}
+
+    @classmethod
+    def from_meta(cls, data: Any) -> Opponent | None:
+        """The opponent a record's ``meta`` names, or None when it names none (or not well)."""
+        if not isinstance(data, dict):
+            return None
+        kind, level, seed = data.get("kind"), data.get("level"), data.get("seed")
+        if kind not in OPPONENTS or not isinstance(level, str) or type(seed) is not int:
+            return None
+        if level not in LEVELS and not (level.isascii() and level.isdigit()):
+            return None
+        return cls(kind, level, seed)
+
+
+class Ply(NamedTuple):
+    """One applied action: who decided, whether it was their only choice, and whom it showed
+    a hidden card (Rebel, Imperial; ``engine.reveals``)."""
+
+    seat: int
+    forced: bool
+    shown: tuple[bool, bool]
+
+
+def rebuild(
+    seed: int, options: RulesOptions, cards: CardDB, actions: Sequence[int]
+) -> tuple[GameState, list[Ply]]:
+    """The game after ``actions``, with what each of them was (for undo)."""
+    game = new_game(seed, options=options, cards=cards)
+    plies = []
+    for action in actions:
+        seat = game.to_move
+        forced = len(game.legal_actions()) == 1
+        plies.append(Ply(seat, forced, reveals(game.apply(action, player=seat))))
+    return game, plies
+
+
+@contextmanager
+def _whole() -> Iterator[None]:
+    """Ctrl-C waits until the block is over: the game never stops half-way through an
+    action."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        if caught:
+            raise KeyboardInterrupt
+
+
+def make_console() -> Console:
+    """Rich's console on stdout: the terminal's width and colours, plain text in a pipe. Text
+    is never read as markup ("[Laser Sword]" is an attachment, not a style)."""
+    return Console(markup=False, highlight=False, emoji=False)
+
+
+class TerminalGame:
+    """One game at the terminal. ``play()`` runs it; ``game`` and ``meta()`` make its record."""
+
+    def __init__(
+        self,
+        game: GameState,
+        person: int,
+        opponent: Opponent,
+        *,
+        plies: list[Ply] | None = None,
+        read: Reader = input,
+        console: Console | None = None,
+        confirm_forced: bool = False,
+    ) -> None:
+        self.game = game
+        self.person = person
+        self.other = 1 - person
+        self.opponent = opponent
+        if plies is None:
+            assert game.history is not None and not game.history, "pass the plies of a game"
+            plies = []
+        self.plies = plies
+        self.read = read
+        self.console = console if console is not None else make_console()
+        self.confirm_forced = confirm_forced
+        self.db: CardDB = game.cards
+        self.names = game.ctx.tables.names
+        self.pending: list[Event] = []
+        self.book = show.BattleBook()
+        self.table_due = True
+        self.thinking_said = False
+
+    def meta(self) -> dict[str, Any]:
+        """What a record needs beyond the engine's to go on with this game (``--resume``)."""
+        return {"side": PLAYER_NAMES[self.person].lower(), "computer": self.opponent.to_meta()}
+
+    def out(self, *things: RenderableType | str) -> None:
+        for thing in things:
+            self.console.print(Text(thing) if isinstance(thing, str) else thing)
+
+    # --- the loop
+
+    def play(self, *, resumed: bool = False) -> Stop:
+        """Play to the end or until the person stops; the game is left at a whole decision."""
+        try:
+            self._intro(resumed)
+            while self.game.to_move >= 0:
+                self._flush()
+                legal = self.game.legal_actions()
+                if self.game.to_move == self.other:
+                    self._computer(legal)
+                elif len(legal) == 1 and not self.confirm_forced:
+                    text = self.game.action_text(legal[0])
+                    self.out(Text(f"  · {text} (your only choice)", style="dim"))
+                    self._apply(legal[0], self.person)
+                else:
+                    action = self._ask()
+                    if action is not None:  # None: undone
+                        self._apply(action, self.person)
+            self._flush()
+            self._result()
+            return Stop.FINISHED
+        except _Stopped as stop:
+            self.out(f"You left the game on turn {self.game.turn}.")
+            return stop.why
+        except KeyboardInterrupt:
+            self.out("")
+            return Stop.INTERRUPTED
+
+    def _intro(self, resumed: bool) -> None:
+        side = PLAYER_NAMES[self.person]
+        head = Text("Rebel Space: you play ")
+        head.append(side, style=show.STYLES[self.person])
+        head.append(f". Computer: {self.opponent.label}. Game seed {self.game.seed}.")
+        self.out(head)
+        if resumed:
+            assert self.game.history is not None
+            self.out(f"Resumed on turn {self.game.turn} after {len(self.game.history)} actions.")
+        else:
+            self.pending.extend(self.game.visible_events(self.person))
+        self.out("Type a choice's number or text; help or ? lists the other commands.")
+
+    def _apply(self, action: int, seat: int) -> None:
+        with _whole():
+            forced = len(self.game.legal_actions()) == 1
+            events = self.game.apply(action, player=seat)
+            self.plies.append(Ply(seat, forced, reveals(events)))
+            self.pending.extend(visible_events(events, self.person))
+
+    def _computer(self, legal: list[int]) -> None:
+        action = legal[0]
+        if len(legal) > 1:
+            if self.opponent.kind == "ismcts" and not self.thinking_said:
+                self.out(Text("Computer is thinking...", style="dim"))
+                self.thinking_said = True
+            assert self.game.history is not None
+            agent = self.opponent.agent(self.game.ctx, len(self.game.history))
+            action = agent.act(self.game.view(self.other), legal)
+        self._apply(action, self.other)
+        self.table_due = True
+
+    def _flush(self) -> None:
+        """Tell the person what happened, and the table if it changed under them."""
+        for event in self.pending:
+            if isinstance(event, ev.Attacked):
+                self._battle_table()
+            self.book.add(event)
+            self.out(show.event_line(event, self.names))
+            if isinstance(event, ev.TurnStarted) and event.player == self.person:
+                self.table_due = True
+        self.pending.clear()
+        if self.game.phase != "attack":
+            self._battle_table()
+        if self.table_due and self.game.to_move == self.person:
+            self._table()
+
+    def _battle_table(self) -> None:
+        table = self.book.table(self.names)
+        if table is not None:
+            self.out(table)
+
+    def _table(self) -> None:
+        self.out(*show.table(self.game.view(self.person), self.db, "computer"))
+        self.table_due = False
+
+    def _result(self) -> None:
+        outcome = self.game.outcome
+        assert outcome is not None
+        self.out(
+            f"Game over on turn {self.game.turn}: {outcome.winner_name} wins ({outcome.reason})."
+        )
+        self.out(Text("You win!" if outcome.winner == self.person else "You lose.", style="bold"))
+
+    # --- a decision
+
+    def _ask(self) -> int | None:
+        """The person's action, or None after an undo."""
+        self.thinking_said = False
+        view = self.game.view(self.person)
+        legal = [(a.id, a.text) for a in view.legal_actions]
+        self.out(*show.choices(view, self.db))
+        while True:
+            try:
+                answer = self.read(PROMPT)
+            except EOFError:
+                self.out("")
+                raise _Stopped(Stop.EOF) from None
+            word, _, rest = answer.strip().partition(" ")
+            word = word.lower()
+            if word in QUIT_WORDS and not rest:
+                raise _Stopped(Stop.QUIT)
+            if word in HELP_WORDS and not rest:
+                self.out(show.labelled(help_table(), indent=0))
+                continue
+            if word in TABLE_WORDS and not rest:
+                self._table()
+                self.out(*show.choices(view, self.db))
+                continue
+            if re.fullmatch(r"\?[0-9]+", word) and not rest:
+                self._hand_card(view.you.hand or (), int(word[1:]))
+                continue
+            if word == "card":
+                self.out(*lookup_lines(self.db, rest))
+                continue
+            if word == "rules":
+                self.out(rules_answer(rest))
+                continue
+            if word == "why":
+                self.out(why(self.game, self.person, rest))
+                continue
+            if word == "undo" and not rest:
+                if self._undo():
+                    return None
+                continue
+            action, problem = resolve_choice(
+                answer, legal, lambda text: illegal_reason(self.game, self.person, text)
+            )
+            if action is not None:
+                return action
+            self.out(f"Not understood: {problem}")
+
+    def _hand_card(self, hand: Sequence[str], n: int) -> None:
+        names = show.hand_names(hand)
+        if 1 <= n <= len(names):
+            self.out(*card_lines(self.db.by_name(names[n - 1])))
+        else:
+            self.out(f"Your hand has {len(names)} different cards: ?1 to ?{len(names)}.")
+
+    # --- undo
+
+    def undo_target(self) -> int | str:
+        """The plies to keep to take back the person's last decision, or why not."""
+        if self.game.is_over:
+            return "the game is over"
+        last = next(
+            (
+                i
+                for i in range(len(self.plies) - 1, -1, -1)
+                if self.plies[i].seat == self.person
+                and (self.confirm_forced or not self.plies[i].forced)
+            ),
+            None,
+        )
+        if last is None:
+            return "you have made no decision to take back yet"
+        assert self.game.history is not None
+        for i in range(last, len(self.plies)):
+            if self.plies[i].shown[self.person]:
+                text = self.game.action_text(self.game.history[i])
+                whose = "your" if self.plies[i].seat == self.person else "the computer's"
+                return f"undo would take back {whose} {text!r}, which showed you a hidden card"
+        return last
+
+    def _undo(self) -> bool:
+        keep = self.undo_target()
+        if isinstance(keep, str):
+            self.out(f"Cannot undo: {keep}.")
+            return False
+        game = self.game
+        assert game.history is not None
+        history = list(game.history)
+        taken = game.action_text(history[keep])
+        self.game, self.plies = rebuild(game.seed, game.options, game.cards, history[:keep])
+        self.pending.clear()
+        self.book = show.BattleBook()
+        later = len(history) - keep - 1
+        also = f" and the {later} action{'s' if later > 1 else ''} after it" if later else ""
+        self.out(f"Took back {taken!r}{also}.")
+        self.table_due = True
+        self._flush()
+        return True
+
+
+def play_game(
+    game: GameState,
+    person: int,
+    opponent: Opponent,
+    *,
+    read: Reader = input,
+    console: Console | None = None,
+    confirm_forced: bool = False,
+) -> Stop:
+    """Play a new ``game`` with ``person`` at the terminal (see ``TerminalGame``)."""
+    return TerminalGame(
+        game, person, opponent, read=read, console=console, confirm_forced=confirm_forced
+    ).play()

@@ -1,0 +1,297 @@
+"""What the terminal game prints, as Rich renderables that wrap to the terminal's width.
+
+Everything shown comes from the person's view (R5) and the events they may see: numbers are
+the view's (current ratings, battle values, damage after shields, ``engine/values.py``) and
+the log lines are the engine's ``render_event``; nothing here works a rule out or reads text
+back. Colour says whose a thing is (Rebel orange, Imperial blue); without a terminal (a pipe,
+a test) the same text comes out plain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from rebelspace.engine import (
+    ActionView,
+    CardDB,
+    Event,
+    PlayerView,
+    SideView,
+    UnitView,
+    render_event,
+)
+from rebelspace.engine import events as ev
+from rebelspace.engine.cards import ACTION, PSION
+from rebelspace.tui import battle_lines
+
+from .cards import brief
+
+STYLES = ("bold dark_orange", "bold deep_sky_blue1")  # by player: Rebel, Imperial
+SIDE_INDEX = {"rebel": 0, "imperial": 1}
+NOTHING = "-"
+
+
+def side_style(side: str) -> str:
+    return STYLES[SIDE_INDEX[side]]
+
+
+class Labelled:
+    """Rows of a label and a text that wraps under itself (never under the label), to the
+    console's width, with no trailing spaces."""
+
+    def __init__(self, rows: Iterable[tuple[str, str | Text]], indent: int = 2) -> None:
+        self.rows = [(" " * indent + label, text) for label, text in rows]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.rows:
+            return
+        head = max(len(label) for label, _ in self.rows) + 1
+        width = max(options.max_width - head, 12)
+        for label, text in self.rows:
+            body = text.copy() if isinstance(text, Text) else Text(text)
+            for k, line in enumerate(body.wrap(console, width)):
+                line.rstrip()
+                out = Text((label if k == 0 else "").ljust(head), no_wrap=True, end="\n")
+                out.append_text(line)
+                out.rstrip()
+                yield out
+
+
+def labelled(rows: Iterable[tuple[str, str | Text]], indent: int = 2) -> Labelled:
+    return Labelled(rows, indent)
+
+
+# --- units and cards --------------------------------------------------------------------------
+
+
+def unit_groups(units: Sequence[UnitView], side: str) -> list[str]:
+    """Identical units (name, attachments, controller and current ratings) as one entry:
+    ``Interceptors ×3 (0/2/1)``, in the order they first appear."""
+    counts: dict[tuple[object, ...], int] = {}
+    for u in units:
+        key = (u.name, u.attachments, u.owner, u.ground, u.space, u.damage)
+        counts[key] = counts.get(key, 0) + 1
+    out = []
+    for (name, attachments, owner, g, s, d), n in counts.items():
+        text = str(name)
+        if attachments:
+            text += " [" + ", ".join(attachments) + "]"  # type: ignore[arg-type]
+        if owner != side:
+            text += f" (converted {owner} hero)"
+        if n > 1:
+            text += f" ×{n}"
+        out.append(f"{text} ({g}/{s}/{d})")
+    return out
+
+
+def joined(entries: Sequence[str]) -> str:
+    return ", ".join(entries) or NOTHING
+
+
+def hand_entries(hand: Sequence[str], db: CardDB) -> list[str]:
+    """The hand as numbered entries, copies together, each with its cost and ratings:
+    ``1 Rebel Soldier ×2 (cost 1, 1/0/1)``; ``?N`` shows entry N's card."""
+    counts: dict[str, int] = {}
+    for name in hand:
+        counts[name] = counts.get(name, 0) + 1
+    out = []
+    for k, (name, n) in enumerate(counts.items(), start=1):
+        times = f" ×{n}" if n > 1 else ""
+        out.append(f"{k} {name}{times} ({brief(db.by_name(name))})")
+    return out
+
+
+def hand_names(hand: Sequence[str]) -> list[str]:
+    """The card names in the order ``hand_entries`` numbers them."""
+    return list(dict.fromkeys(hand))
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def side_block(side: SideView, label: str, points: int | None, db: CardDB) -> list[RenderableType]:
+    head = Text(label, style=side_style(side.player))
+    top = f" (top: {side.discard[-1]})" if side.discard else ""
+    head.append(
+        f"  hand {side.hand_size} · deck {side.deck_size} · discard {len(side.discard)}{top}"
+    )
+    if points is not None:
+        head.append(f" · {points} deploy points", style="bold")
+    rows: list[tuple[str, str | Text]] = [
+        ("active  ", joined(unit_groups(side.active, side.player))),
+        ("inactive", joined(unit_groups(side.inactive, side.player))),
+    ]
+    if side.hand is not None:
+        rows.append(("hand    ", joined(hand_entries(side.hand, db))))
+    return [head, labelled(rows)]
+
+
+def table(view: PlayerView, db: CardDB, computer: str) -> list[RenderableType]:
+    """The table as the person sees it: both sides, the battle in progress, spied hands."""
+    whose = "your" if view.active_player == view.player else f"{view.active_player.capitalize()}'s"
+    title = Text(f"Turn {view.turn}: {whose} turn, {view.phase} phase", style="bold")
+    out: list[RenderableType] = [Text(""), title]
+    out += side_block(view.opponent, f"{view.opponent.player.capitalize()} ({computer})", None, db)
+    out += side_block(view.you, f"{view.player.capitalize()} (you)", view.deploy_points, db)
+    if view.battle is not None:
+        lines = battle_lines(view.battle, view.active_player, view.step)
+        out.append(Text(lines[0], style="bold"))
+        rows = [line.strip().partition(": ") for line in lines[1:]]
+        out.append(labelled([(a + b.rstrip(), c) if b else ("", a) for a, b, c in rows]))
+    for turn, hand in view.revealed_hands:
+        seen = ", ".join(hand) or "no cards"
+        spied = f"{view.opponent.player.capitalize()}'s hand on turn {turn}:"
+        out.append(labelled([(spied, seen)], indent=0))
+    return out
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+_CARD_KINDS = frozenset(
+    {"deploy", "attach", "play_trick", "play_psion", "play_end", "play_end_on", "discard"}
+)
+
+
+def choice_text(action: ActionView, db: CardDB) -> str:
+    """An action's text, with the cost and ratings of the card it plays from the hand."""
+    if action.kind in _CARD_KINDS and action.card is not None:
+        card = db.by_name(action.card)
+        if card.kind not in (ACTION, PSION) or action.kind == "play_psion":
+            return f"{action.text}  ({brief(card)})"
+    return action.text
+
+
+def choices(view: PlayerView, db: CardDB) -> list[RenderableType]:
+    """The one-line question and the numbered legal actions."""
+    where = f"{view.phase} phase" + (f", {view.step}" if view.step != view.phase else "")
+    points = view.deploy_points
+    left = "" if points is None else f", {points} point{'s' if points != 1 else ''} left"
+    head = Text(f"Your move ({where}{left}):", style="bold")
+    head.append("  number or text; help: ?", style="dim")
+    width = len(str(len(view.legal_actions)))
+    rows = [
+        (f"{n:>{width}}.", choice_text(a, db)) for n, a in enumerate(view.legal_actions, start=1)
+    ]
+    return [head, labelled(rows)]
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def event_line(event: Event, names: Sequence[str]) -> Labelled:
+    """One log line, ``  | `` and the engine's text, coloured by the player who acted."""
+    player = getattr(event, "player", None)
+    style = STYLES[player] if isinstance(player, int) and player in (0, 1) else ""
+    if isinstance(event, ev.TurnStarted | ev.GameOver):
+        style = "bold"
+    return labelled([("|", Text(render_event(event, names), style=style.replace("bold ", "")))])
+
+
+class BattleBook:
+    """The battles of one attack phase, gathered from their events and shown as a small table
+    when the phase is over: each group against its blockers or target, both values, the
+    result, the casualties picked and the damage it dealt."""
+
+    KINDS = (
+        ev.Attacked,
+        ev.BattleResolved,
+        ev.CasualtyPicked,
+        ev.GotThrough,
+        ev.DamageDealt,
+        ev.IonCannonFired,
+    )
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        if isinstance(event, ev.Attacked) and any(
+            not isinstance(e, ev.Attacked) for e in self.events
+        ):
+            self.events.clear()  # a new attack phase (Multiple Targets) after a shown one
+        if isinstance(event, self.KINDS):
+            self.events.append(event)
+
+    def table(self, names: Sequence[str]) -> Table | None:
+        """The table, once at least one group fought or got through; then the book is empty."""
+        fought = [e for e in self.events if isinstance(e, ev.BattleResolved | ev.GotThrough)]
+        if not fought:
+            return None
+        attacks = {e.group: e for e in self.events if isinstance(e, ev.Attacked)}
+        if not attacks:
+            self.events.clear()
+            return None
+        attacker = next(iter(attacks.values())).player
+        out = Table(
+            box=box.SIMPLE_HEAD,
+            title=f"{('Rebel', 'Imperial')[attacker]} attack",
+            title_justify="left",
+            title_style=STYLES[attacker],
+            show_edge=False,
+            pad_edge=False,
+            expand=False,
+        )
+        rows = [self._row(group, attack, names) for group, attack in attacks.items()]
+        columns = ("group", "attackers", "defenders", "result", "casualties", "damage")
+        used = [k for k in range(len(columns)) if k < 4 or any(row[k] for row in rows)]
+        for k in used:
+            out.add_column(columns[k], overflow="fold")
+        for row in rows:
+            out.add_row(*(row[k] for k in used))
+        for e in self.events:
+            if isinstance(e, ev.DamageDealt):
+                out.caption = (
+                    f"{('Rebel', 'Imperial')[e.player]} discards {len(e.cards)} "
+                    f"({e.left} left in the deck)"
+                )
+        out.caption_justify = "left"
+        self.events.clear()
+        return out
+
+    def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str, ...]:
+        kind = ("ground", "space")[attack.kind]
+        attackers = f"{joined(grouped(names[c] for c in attack.units))} = {attack.value}"
+        defenders, result, damage = NOTHING, "", ""
+        casualties = [
+            names[e.card]
+            for e in self.events
+            if isinstance(e, ev.CasualtyPicked) and e.group == group
+        ]
+        for e in self.events:
+            if isinstance(e, ev.IonCannonFired) and e.group == group:
+                result = f"{names[e.ship]} shot down; "
+            if isinstance(e, ev.BattleResolved) and e.group == group:
+                attackers = f"{joined(grouped(names[c] for c in e.attackers))} = {e.attack_value}"
+                how = "" if e.blocked else "target "
+                defenders = (
+                    f"{how}{joined(grouped(names[c] for c in e.defenders))} = {e.defense_value}"
+                )
+                result += ev.RESULT_NAMES[e.result]
+            if isinstance(e, ev.GotThrough) and e.group == group:
+                defenders, result = "unblocked", result + "got through"
+                damage = str(e.damage) + (" (shields)" if e.shields else "")
+        return (
+            f"{group + 1} {kind}",
+            attackers,
+            defenders,
+            result,
+            joined(grouped(casualties)) if casualties else "",
+            damage,
+        )
+
+
+def grouped(names: Iterable[str]) -> list[str]:
+    """``Troopers ×2, Battle Walkers``: repeated names once, with their number."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return [name + (f" ×{n}" if n > 1 else "") for name, n in counts.items()]
+
+
+def console_width(console: Console) -> int:
+    return console.size.width
