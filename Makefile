@@ -1,22 +1,64 @@
-# Developer entry points. Everything runs inside .venv, built from pyproject.toml.
+# Developer entry points. Everything runs inside .venv, built from pyproject.toml with the exact
+# versions of constraints.txt. Each target installs only what it needs: `make play` the core
+# (the engine and the terminal game), `make serve` the server extra, `make test` everything.
 
 PYTHON_BOOTSTRAP := $(shell command -v python3.11 >/dev/null 2>&1 && echo python3.11 || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.stamp
+CONSTRAINTS := constraints.txt
 
-.PHONY: venv test test-quick play bench lint clean chromium serve
+# Where torch (the rl extra, so `make test`) comes from. On Linux the torch wheels on PyPI are
+# CUDA builds of several GB; constraints.txt pins the CPU build (torch==2.13.0+cpu), which is
+# found where pip is set up with a CPU wheel (as on this project's machines, whose pip has a
+# local wheel folder) or with TORCH_INDEX, PyTorch's CPU index, added to the indexes pip reads:
+#   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
+PIP_INSTALL := $(BIN)/python -m pip install -c $(CONSTRAINTS) $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
 
-venv: $(STAMP)
+# One stamp per set of extras, each remade when pyproject.toml or constraints.txt changes.
+# A larger set covers the smaller ones: after `make test`, `make play` installs nothing;
+# after `make play`, `make test` adds what is missing.
+CREATED := $(VENV)/.created
+STAMP_CORE := $(VENV)/.stamp-core
+STAMP_SERVER := $(VENV)/.stamp-server
+STAMP_ALL := $(VENV)/.stamp-all
+ALL_EXTRAS := dev,server,lab,rl,ray
 
-# Rebuilt only when pyproject.toml changes (dependencies, entry points, package data).
-$(STAMP): pyproject.toml
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium serve constraints
+
+# The full development environment (what `make test` uses).
+venv: $(STAMP_ALL)
+venv-core: $(STAMP_CORE)
+venv-server: $(STAMP_SERVER)
+
+$(CREATED):
 	test -x $(BIN)/python || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
-	$(BIN)/python -m pip install --upgrade pip
-	$(BIN)/python -m pip install -e '.[dev,rl,ray]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
 
-test: venv chromium
+$(STAMP_CORE): pyproject.toml $(CONSTRAINTS) | $(CREATED)
+	$(PIP_INSTALL) -e .
+	touch $@
+
+$(STAMP_SERVER): pyproject.toml $(CONSTRAINTS) | $(CREATED)
+	$(PIP_INSTALL) -e '.[server]'
+	touch $@ $(STAMP_CORE)
+
+$(STAMP_ALL): pyproject.toml $(CONSTRAINTS) | $(CREATED)
+	$(PIP_INSTALL) -e '.[$(ALL_EXTRAS)]'
+	touch $@ $(STAMP_SERVER) $(STAMP_CORE)
+
+# The terminal game: the core only (the engine is stdlib, the terminal game draws with Rich).
+play: $(STAMP_CORE)
+	$(BIN)/rebelspace play
+
+# The game server on http://127.0.0.1:8000/ (games kept in ./rebelspace-games.sqlite3).
+serve: $(STAMP_SERVER)
+	$(BIN)/rebelspace serve
+
+# Every test, lint included. Installs every extra, and Debian's chromium for the browser tests
+# (apt-get, so root on Debian; see chromium below).
+test: $(STAMP_ALL) chromium
 	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2
 
@@ -25,23 +67,27 @@ test: venv chromium
 chromium:
 	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 
-test-quick: venv chromium
+test-quick: $(STAMP_ALL) chromium
 	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
-play: venv
-	$(BIN)/rebelspace play
-
-bench: venv
+# Engine speed, with the environments' figures (the rl extra).
+bench: $(STAMP_ALL)
 	$(BIN)/rebelspace bench --json
 
-# The game server on http://127.0.0.1:8000/ (games kept in ./rebelspace-games.sqlite3).
-serve: venv
-	$(BIN)/rebelspace serve
-
-lint: venv
+lint: $(STAMP_ALL)
 	$(BIN)/ruff check src tests examples
 	$(BIN)/mypy
+
+# Rewrite constraints.txt from the full environment's exact versions (after changing a range in
+# pyproject.toml: `make venv`, upgrade what should move with pip, then `make constraints`).
+constraints: $(STAMP_ALL)
+	{ echo "# The exact versions \`make\` and CI install (pip install -c constraints.txt ...)."; \
+	  echo "# Written by \`make constraints\` from the full environment: edit ranges in pyproject.toml."; \
+	  echo "# torch is the CPU build (+cpu): PyPI's Linux torch is CUDA; see TORCH_INDEX in the Makefile."; \
+	  $(BIN)/python -m pip freeze --all --exclude-editable | grep -iv '^\(pip\|rebelspace\)[ =@]'; } > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	touch $(STAMP_ALL) $(STAMP_SERVER) $(STAMP_CORE)
 
 clean:
 	rm -rf build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import random
@@ -507,3 +508,22 @@ def test_help_of_every_command_prints(command: str, capsys: pytest.CaptureFixtur
     out, err = capsys.readouterr()
     assert out.startswith(f"usage: rebelspace {command}".rstrip())
     assert err == ""
+
+
+def test_help_of_every_subparser_exits_0_and_prints_its_description(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Every subcommand the parser holds (not only those in SUBCOMMANDS) and the main command:
+    # each has a description, and its --help exits 0 and prints it.
+    monkeypatch.setenv("COLUMNS", "1000")  # argparse wraps to this: one line per paragraph
+    parser = cli.build_parser()
+    (subparsers,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(cli.SUBCOMMANDS) <= set(subparsers.choices)
+    for name, sub in [("", parser), *subparsers.choices.items()]:
+        assert sub.description, f"rebelspace {name}: no description"
+        with pytest.raises(SystemExit) as exc:
+            cli.main([name, "--help"] if name else ["--help"])
+        assert exc.value.code == 0, name
+        out, err = capsys.readouterr()
+        assert err == "", name
+        assert " ".join(sub.description.split()) in " ".join(out.split()), name

@@ -163,12 +163,16 @@ class _NoBar:
 
 def progress_bar(total: int, progress: bool | None, initial: int = 0) -> Any:
     """tqdm on a terminal (games done, rate, time left); nothing when ``progress`` is False,
-    or when it is None and stderr is not a terminal."""
+    or when it is None and stderr is not a terminal, or when tqdm is not installed (it comes
+    with the lab extra: the arena itself needs only the core)."""
     if progress is None:
         progress = sys.stderr.isatty()
     if not progress:
         return _NoBar()
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return _NoBar()
 
     return tqdm(total=total, initial=initial, unit="game", file=sys.stderr)
 

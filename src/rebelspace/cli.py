@@ -33,6 +33,7 @@ from rebelspace.engine import (
     save_record,
 )
 from rebelspace.engine.cards import deck_report
+from rebelspace.extras import MissingExtraError, extra_of, hint
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -598,10 +599,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``rebelspace`` console script; returns the exit status."""
+    """Entry point of the ``rebelspace`` console script; returns the exit status.
+
+    A command that needs an extra that is not installed prints one line saying which and how
+    to install it (``rebelspace.extras``) and returns 2, never an ImportError traceback.
+    """
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except ModuleNotFoundError as exc:
+        message = _missing_extra(exc, f"rebelspace {args.command}")
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _missing_extra(exc: ModuleNotFoundError, what: str) -> str | None:
+    """The one-line hint when ``exc`` is a missing extra (checked for, or a module of one that
+    failed to import anyway), else None: any other missing module is a bug to show in full."""
+    if isinstance(exc, MissingExtraError):
+        return str(exc)
+    extra = extra_of(exc.name)
+    return None if extra is None else hint(extra, what, [(exc.name or "").partition(".")[0]])
 
 
 if __name__ == "__main__":

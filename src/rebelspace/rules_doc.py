@@ -1,11 +1,14 @@
 """The complete rules (``docs/rules.md``): ``rebelspace rules`` prints them, the server shows them.
 
-The document lives in the repository, not in the package, so that there is one copy to edit;
-:func:`rules_path` finds it from this file. :func:`rules_page` turns it into a small HTML page
-for the server's ``/rules``, rendered by markdown-it-py (CommonMark with pipe tables; raw HTML
-in the document stays escaped). Two small additions to its token stream: each ruling's entry
-(a list item starting ``**R19 Title.**``) gets the anchor ``r19``, so ``/rules#r19`` links to it,
-and each heading gets the anchor GitHub gives it, which the document's contents links use.
+There is one copy to edit, ``docs/rules.md`` in the repository; the package carries it as
+``rebelspace/data/rules.md`` (in the repository a link to ``docs/rules.md``, in a built wheel a
+copy), which :func:`rules_path` finds from this file, so an installed package prints the rules
+too. :func:`rules_page` turns it into a small HTML page for the server's ``/rules``, rendered by
+markdown-it-py (the server extra; CommonMark with pipe tables; raw HTML in the document stays
+escaped): printing the rules needs no Markdown library. Two small additions to its token
+stream: each ruling's entry (a list item starting ``**R19 Title.**``) gets the anchor ``r19``,
+so ``/rules#r19`` links to it, and each heading gets the anchor GitHub gives it, which the
+document's contents links use.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import re
 import sys
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
+if TYPE_CHECKING:  # markdown-it-py is imported where the HTML is made (the server extra)
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
 
 __all__ = [
     "RulesNotFoundError",
@@ -38,8 +43,9 @@ class RulesNotFoundError(FileNotFoundError):
 
 
 def rules_path() -> Path:
-    """Where the rules are: ``docs/rules.md`` at the root of the repository."""
-    return Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    """Where the rules are: ``docs/rules.md`` at the root of the repository (the package's
+    ``data/rules.md`` links to it), or the package's copy of it in an installed wheel."""
+    return (Path(__file__).parent / "data" / "rules.md").resolve()
 
 
 def rules_text() -> str:
@@ -190,6 +196,8 @@ def rules_html(markdown: str) -> str:
 
 @cache
 def _renderer() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     md.core.ruler.push("rebelspace_anchors", _anchors)
     # Wide tables scroll on their own on a narrow screen (.table-wrap in the page's CSS).

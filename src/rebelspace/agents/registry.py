@@ -60,15 +60,16 @@ def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
     )
 
 
-def _needs_rl(spec: str, module: str) -> None:
-    """A clear error when an agent needs the optional ``rl`` extra and it is not installed."""
-    import importlib.util
+#: What ``rebelspace.env`` imports (its package imports Gymnasium, PettingZoo and NumPy).
+_ENV_MODULES = ("numpy", "gymnasium", "pettingzoo")
 
-    if importlib.util.find_spec(module) is None:
-        raise AgentSpecError(
-            f"the {spec} agent needs the optional dependencies of rebelspace[rl] "
-            f"({module} is not installed): pip install 'rebelspace[rl]'"
-        )
+
+def _needs_rl(spec: str, *modules: str) -> None:
+    """The one-line hint (``rebelspace.extras.MissingExtraError``) when an agent needs the
+    ``rl`` extra and it is not installed."""
+    from rebelspace.extras import require
+
+    require("rl", f"the {spec} agent", (*_ENV_MODULES, *modules))
 
 
 def _openspiel_ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
@@ -89,7 +90,7 @@ def _policy(arg: str, ctx: GameContext, seed: int) -> Agent:
         raise AgentSpecError("the policy agent needs a file: policy:PATH")
     if not os.path.isfile(arg):
         raise AgentSpecError(f"policy file {arg!r} does not exist")
-    _needs_rl("policy", "sb3_contrib")
+    _needs_rl("policy", "torch", "stable_baselines3", "sb3_contrib")
     from rebelspace.env.policy_agent import PolicyAgent
 
     return PolicyAgent(arg, ctx, seed)

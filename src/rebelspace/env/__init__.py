@@ -11,11 +11,16 @@
 
 from __future__ import annotations
 
-import gymnasium
+from rebelspace.extras import raise_missing
 
-from .aec import AGENTS, env, raw_env
-from .encoding import action_mask, encode, layout, observation_size
-from .gym_env import RebelSpaceEnv
+try:
+    import gymnasium
+
+    from .aec import AGENTS, env, raw_env
+    from .encoding import action_mask, encode, layout, observation_size
+    from .gym_env import RebelSpaceEnv
+except ModuleNotFoundError as e:  # without the rl extra: its one-line hint
+    raise_missing("rebelspace.env", e)
 
 GYM_ID = "RebelSpace-v0"
 

@@ -1,16 +1,19 @@
 """The balance lab's commands: balance, report, ablate, compare, sweep, suggest, bench-lab.
 
 Registered in ``rebelspace.cli``; each ``add_*`` declares a parser and its handler, which
-returns an exit status (0 success, 2 bad input) and prints bad input to stderr.
+returns an exit status (0 success, 2 bad input) and prints bad input to stderr. The lab is the
+``lab`` extra (plots, progress bars): every handler checks for it first, and for the ``ray``
+extra when asked for ``--ray``, and otherwise raises the one-line hint (``rebelspace.extras``).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +21,28 @@ from typing import Any
 from rebelspace.cli import EXIT_OK, _add_game_args, _cards, _fail
 from rebelspace.cli import _positive_int as _positive
 from rebelspace.engine import RebelSpaceError
+from rebelspace.extras import require
 
 from .store import DEFAULT_DB, Store
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _lab_command(name: str) -> Callable[[Handler], Handler]:
+    """Run the handler of ``rebelspace NAME`` only with the lab extra installed, and with the
+    ray extra too when the command was asked to run on Ray."""
+
+    def wrap(handler: Handler) -> Handler:
+        @functools.wraps(handler)
+        def run(args: argparse.Namespace) -> int:
+            require("lab", f"rebelspace {name}")
+            if getattr(args, "ray", None) is not None:
+                require("ray", f"rebelspace {name} --ray")
+            return handler(args)
+
+        return run
+
+    return wrap
 
 
 def _db_arg(p: argparse.ArgumentParser) -> None:
@@ -103,6 +126,7 @@ def add_balance(sub: Any) -> None:
     p.set_defaults(handler=cmd_balance)
 
 
+@_lab_command("balance")
 def cmd_balance(args: argparse.Namespace) -> int:
     from .runner import run_balance
 
@@ -143,6 +167,7 @@ def add_report(sub: Any) -> None:
     p.set_defaults(handler=cmd_report)
 
 
+@_lab_command("report")
 def cmd_report(args: argparse.Namespace) -> int:
     from .report import write_report
 
@@ -188,6 +213,7 @@ def add_ablate(sub: Any) -> None:
     p.set_defaults(handler=cmd_ablate)
 
 
+@_lab_command("ablate")
 def cmd_ablate(args: argparse.Namespace) -> int:
     from .analysis import side_of_cards
     from .studies import ablate, runner
@@ -225,6 +251,9 @@ def add_compare(sub: Any) -> None:
     p = sub.add_parser(
         "compare",
         help="two runs side by side: the difference in win rate and whether it is significant",
+        description="Compare two runs of the lab database: each run's Rebel win rate with its "
+        "95% interval and mean turns, then the difference B - A with its interval and p-value, "
+        "paired on matched seeds when the runs share them.",
     )
     p.add_argument("a", help="run id or prefix")
     p.add_argument("b", help="run id or prefix")
@@ -233,6 +262,7 @@ def add_compare(sub: Any) -> None:
     p.set_defaults(handler=cmd_compare)
 
 
+@_lab_command("compare")
 def cmd_compare(args: argparse.Namespace) -> int:
     from .studies import compare
 
@@ -268,6 +298,9 @@ def add_sweep(sub: Any) -> None:
     p = sub.add_parser(
         "sweep",
         help="play each value of one card number and plot the win rate against it",
+        description="Play --games games for each value of one card number (--field of --card "
+        "over --range low..high) and list the Rebel win rate with its 95% interval for each; "
+        "with --out, also write sweep.svg (the win rate against the value) and sweep.json.",
     )
     p.add_argument("--card", required=True, help="card name")
     p.add_argument("--field", required=True, help="count, ground, space, damage or cost")
@@ -277,6 +310,7 @@ def add_sweep(sub: Any) -> None:
     p.set_defaults(handler=cmd_sweep)
 
 
+@_lab_command("sweep")
 def cmd_sweep(args: argparse.Namespace) -> int:
     from . import plots
     from .studies import parse_range, runner, sweep
@@ -328,6 +362,7 @@ def add_suggest(sub: Any) -> None:
     p.set_defaults(handler=cmd_suggest)
 
 
+@_lab_command("suggest")
 def cmd_suggest(args: argparse.Namespace) -> int:
     from .studies import runner, suggest
 
@@ -368,6 +403,8 @@ def add_bench_lab(sub: Any) -> None:
     p = sub.add_parser(
         "bench-lab",
         help="balance-lab throughput with 1 and 2 workers, and the database's share",
+        description="Measure the balance lab: games per second with 1 worker and with "
+        "--workers workers, and the share of the time spent writing to the database, as JSON.",
     )
     p.add_argument("--games", type=_positive, default=2000, help="games per measurement")
     p.add_argument("--agents", default="heuristic")
@@ -375,6 +412,7 @@ def add_bench_lab(sub: Any) -> None:
     p.set_defaults(handler=cmd_bench_lab)
 
 
+@_lab_command("bench-lab")
 def cmd_bench_lab(args: argparse.Namespace) -> int:
     from .runner import run_balance
     from .settings import RunSettings

@@ -6,7 +6,12 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib
+from rebelspace.extras import raise_missing
+
+try:
+    import matplotlib
+except ModuleNotFoundError as e:  # without the lab extra: its one-line hint
+    raise_missing("rebelspace.lab.plots", e)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -15,17 +15,21 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import HTTPConnection
-from starlette.routing import Route
-from starlette.types import Message
-
 from rebelspace.engine import CardDB, RulesOptions, to_record
+from rebelspace.extras import raise_missing
+
+try:
+    from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+    from fastapi.staticfiles import StaticFiles
+    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from starlette.requests import HTTPConnection
+    from starlette.routing import Route
+    from starlette.types import Message
+except ModuleNotFoundError as e:  # without the server extra: its one-line hint
+    raise_missing("rebelspace.server.app", e)
 
 from .computer import ComputerPlayers
 from .games import MAX_ACTION_TEXT, SEATS, ServerError, Session

@@ -1,5 +1,8 @@
 """Limits on what clients send: sizes (with the ASGI middleware that enforces the body limit)
-and rates per client address (token buckets for game creation and WebSocket connections)."""
+and rates per client address (token buckets for game creation and WebSocket connections).
+
+Importable without the server extra (Starlette only where the middleware answers), so that
+``rebelspace serve``'s arguments, declared from these defaults, parse anywhere."""
 
 from __future__ import annotations
 
@@ -7,9 +10,10 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY = 16 * 1024  # bytes of a REST request body: the largest real one is ~100 bytes
 MAX_WS_MESSAGE = 4096  # characters of a WebSocket message the server reads
@@ -131,6 +135,8 @@ class BodyLimit:
             await self._refuse(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from starlette.responses import JSONResponse
+
         message = f"a request body is at most {self.limit} bytes"
         answer = JSONResponse({"error": "too_large", "message": message}, status_code=413)
         await answer(scope, receive, send)

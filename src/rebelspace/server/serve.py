@@ -1,4 +1,9 @@
-"""``rebelspace serve`` and ``rebelspace loadtest``: their arguments and how they run."""
+"""``rebelspace serve`` and ``rebelspace loadtest``: their arguments and how they run.
+
+The arguments are declared without the server extra (``rebelspace --help`` lists them on a
+core install); running either command first checks for the extra, and says in one line how
+to install it if it is missing (``rebelspace.extras``).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import os
 import sys
 
 from rebelspace.cli import _add_game_args, _cards, _fail, _rules
+from rebelspace.extras import require
 
 from .limits import ClientLimits, Rate, parse_rate
 from .manager import IDLE_DAYS
@@ -95,6 +101,7 @@ def _rate(text: str) -> Rate:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    require("server", "rebelspace serve")
     import uvicorn
 
     from .app import create_app
@@ -209,6 +216,8 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     import json
 
     from .loadtest import run_loadtest
+
+    require("server", "rebelspace loadtest", ["websockets"])
 
     if args.games < 1 or min(args.actions, args.think, args.ramp, args.flood) < 0:
         print(
