@@ -393,7 +393,13 @@ class TerminalGame:
         self.pending.clear()
         self.book = show.BattleBook()
         later = len(history) - keep - 1
-        also = f" and the {later} action{'s' if later > 1 else ''} after it" if later else ""
+        also = (
+            ""
+            if not later
+            else " and the action after it"
+            if later == 1
+            else (f" and the {later} actions after it")
+        )
         self.out(f"Took back {taken!r}{also}.")
         self.table_due = True
         self._flush()

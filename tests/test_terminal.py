@@ -1,0 +1,168 @@
+"""The terminal game's commands, undo and resume, scripted (no terminal: see
+test_terminal_pty.py for the game through a pseudo-terminal)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rebelspace import cli
+from rebelspace.engine import REBEL, load_record, new_game
+from rebelspace.engine.cards import load_cards
+from rebelspace.terminal import (
+    Opponent,
+    Stop,
+    TerminalGame,
+    card_lines,
+    find_cards,
+    make_console,
+)
+from rebelspace.terminal.cards import ABILITY_WORDS, KEYWORD_WORDS
+
+
+def scripted(answers: list[str], seed: int = 1, **kw: bool) -> tuple[TerminalGame, io.StringIO]:
+    """A game against the random computer whose person types ``answers``, then q."""
+    feed: Iterator[str] = iter([*answers, "q"])
+    screen = io.StringIO()
+    console = make_console()
+    console.file = screen
+    game = TerminalGame(
+        new_game(seed),
+        REBEL,
+        Opponent("random", "normal", 99),
+        read=lambda prompt: next(feed),
+        console=console,
+        **kw,
+    )
+    return game, screen
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_keyword_and_ability_of_the_cards_is_explained() -> None:
+    db = load_cards()
+    for card in db:
+        assert all(k in KEYWORD_WORDS for k in card.keywords), card.name
+        assert card.ability is None or card.ability in ABILITY_WORDS, card.name
+        assert card_lines(card)[0].startswith(f"{card.name}: ")
+
+
+def test_find_cards_by_name_start_or_part_case_ignored() -> None:
+    db = load_cards()
+    assert [c.name for c in find_cards(db, "true aim")] == ["True Aim"]
+    assert [c.name for c in find_cards(db, "TRUE")] == ["True Aim"]
+    assert len(find_cards(db, "rebel")) > 1
+    assert find_cards(db, "nothing like it") == []
+
+
+def test_help_card_hand_card_rules_and_why_answer_in_the_game() -> None:
+    terminal, screen = scripted(
+        [
+            "help",
+            "card convert",
+            "?1",
+            "?99",
+            "rules R19",
+            "rules blocks",
+            "rules",
+            "why deploy Princess",
+            "why draw 2",
+            "why fly",
+            "t",
+        ]
+    )
+    assert terminal.play() == Stop.QUIT
+    out = flat(screen.getvalue())
+    assert "card NAME any card in full" in out
+    assert "Convert: Rebel action card" in out and "take control of an opposing hero" in out
+    assert "Your hand has" in out  # ?99
+    assert "R19 Casualties." in out
+    assert "Blocks" in out and "Sections: Contents;" in out
+    assert "'draw 2' is legal now: it is choice 2." in out
+    assert "'fly' is no action of this game" in out
+    assert out.count("Turn 1: your turn, draw phase") == 2  # t shows the table again
+
+
+def test_undo_takes_back_a_decision_but_not_across_a_card_shown() -> None:
+    terminal, screen = scripted(["undo", "2", "undo"])
+    terminal.play()
+    out = flat(screen.getvalue())
+    assert "Cannot undo: you have made no decision to take back yet." in out
+    assert "Cannot undo: undo would take back your 'draw 2', which showed you a hidden card." in out
+
+    # A deployment shows the card to the computer, not to the person: it may be taken back.
+    terminal, screen = scripted(["2"])
+    terminal.play()
+    assert terminal.game.phase == "deploy" and terminal.game.to_move == REBEL
+    deploy = next(t for t in terminal.game.legal_action_texts() if t.startswith("deploy "))
+    history = list(terminal.game.history or [])
+    terminal, screen = scripted(["2", deploy, "undo"])
+    terminal.play()
+    assert f"Took back {deploy!r}" in flat(screen.getvalue())
+    assert list(terminal.game.history or []) == history
+
+
+def test_undo_asks_the_computer_the_same_question_again() -> None:
+    """The computer's seed is per decision: after an undo and the same answer, the game goes
+    on exactly as without the undo."""
+    plain, _ = scripted(["2", "1"] + ["1"] * 40)
+    plain.play()
+    undone, screen = scripted(["2", "1", "undo", "1"] + ["1"] * 40)
+    undone.play()
+    assert "Took back 'deploy " in screen.getvalue()
+    assert list(undone.game.history or []) == list(plain.game.history or [])
+    assert undone.game.turn > 3  # the computer played several turns after the undo
+
+
+def test_resume_goes_on_with_the_same_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Quit after a few answers and resume: the record is the one of the game played in one
+    go with the same answers (the computer's seeds are per decision)."""
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    args = ["play", "--opponent", "heuristic", "--seed", "21"]
+    assert cli.main([*args, "--save", str(whole)]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 12 + "q\n"))
+    assert cli.main([*args, "--side", "rebel", "--save", str(part)]) == 0
+    assert "result" not in load_record(part)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    # Options given again are ignored: the record's side and computer are used.
+    assert cli.main(["play", "--resume", str(part), "--opponent", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "Resumed on turn " in out and "Computer: heuristic." in out
+    a, b = load_record(whole), load_record(part)
+    assert a["action_ids"] == b["action_ids"] and a["result"] == b["result"]
+    assert cli.main(["play", "--resume", str(part)]) == 2
+    assert "this game is over" in capsys.readouterr().err
+
+
+def test_confirm_forced_asks_even_for_one_choice() -> None:
+    terminal, screen = scripted(["1"] * 6, confirm_forced=True)
+    terminal.play()
+    out = screen.getvalue()
+    assert "(your only choice)" not in out
+    assert "Your move" in out
+
+
+def test_card_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["card", "multiple"]) == 0
+    out = flat(capsys.readouterr().out)
+    assert out.startswith("Multiple Targets: Rebel action card")
+    assert "one more attack phase" in out
+    assert cli.main(["card", "rebel"]) == 2
+    assert "could be:" in capsys.readouterr().err
+    assert cli.main(["card", "zzz"]) == 2
+
+
+def test_rules_topic(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules", "R19"]) == 0
+    assert capsys.readouterr().out.startswith("- **R19 Casualties.**")
+    assert cli.main(["rules", "psion", "cards"]) == 0
+    assert capsys.readouterr().out.startswith("### Psion cards")
+    assert cli.main(["rules", "no such thing"]) == 2
