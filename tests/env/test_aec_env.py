@@ -130,6 +130,36 @@ def test_ansi_render_shows_the_log() -> None:
     assert text is not None and "turn 1" in text.lower()
 
 
+def test_render_shows_only_what_the_agent_to_act_may_see() -> None:
+    """R5: rendering never prints the other player's hidden cards (their draws, their hand)."""
+    from rebelspace.engine import events as ev
+
+    e = raw_env(render_mode="ansi")
+    e.reset(seed=11)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(300):
+        if any(e.terminations.values()):
+            break
+        acting = AGENTS.index(e.agent_selection)
+        game = e.game
+        assert game is not None and game.events is not None
+        names = game.ctx.tables.names
+        hidden = {
+            ev.render(x, names)
+            for x in game.events
+            if isinstance(x, ev.CardsSeen) and x.to != acting
+        }
+        text = e.render()
+        assert text is not None
+        shown = set(text.splitlines())
+        assert not shown & hidden, shown & hidden
+        checked += bool(hidden)
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked > 50  # the other player's hidden lines existed and were left out
+
+
 def _pettingzoo_wrapped() -> AECEnv:
     """raw_env in PettingZoo's own classic wrappers: what env() must behave like."""
     e: AECEnv = raw_env()

@@ -166,10 +166,12 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class
             self.render()
 
     def render(self) -> str | None:
+        """The last lines of the log as the agent to act may read it (R5: never the other
+        player's draws or hand), and the public state line."""
         if self.render_mode is None:
             return None
         game = self._game()
-        lines = game.log_lines()
+        lines = game.log_lines(PLAYER_OF[self.agent_selection])
         text = "\n".join(lines[-8:]) + f"\n{game!r}"
         if self.render_mode == "human":
             print(text)
