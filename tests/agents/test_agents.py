@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import inspect
 import random
-import time
 from collections.abc import Callable
 
 import pytest
@@ -127,10 +126,8 @@ def test_a_forced_decision_is_returned_without_searching() -> None:
     game = heuristic_game(3, lambda g: g.turn >= 3 and len(g.legal_actions()) == 1)
     (only,) = game.legal_actions()
     agent = ISMCTSAgent(game.ctx, 1, "hard")
-    start = time.perf_counter()
     assert agent.act(game.view(game.to_move), [only]) == only
-    assert agent.last_iterations == 0
-    assert time.perf_counter() - start < 0.1  # "hard" would think for up to 2 s
+    assert agent.last_iterations == 0  # no search at all ("hard" runs thousands)
     # After a real search, a forced decision leaves the count of that search alone.
     searched = ISMCTSAgent(game.ctx, 1, SMALL)
     position = choice_point(3)
@@ -163,11 +160,10 @@ def test_the_same_seed_gives_the_same_choice(seed: int) -> None:
 def test_a_time_cap_is_respected() -> None:
     game = choice_point(5)
     agent = ISMCTSAgent(game.ctx, 1, Budget(iterations=10**9, seconds=0.2))
-    start = time.perf_counter()
     action = agent.act(game.view(game.to_move), game.legal_actions())
-    elapsed = time.perf_counter() - start
     assert action in game.legal_actions()
-    assert elapsed < 1.0
+    # Only the cap can have stopped a search of 10**9 iterations (no wall-clock assertion:
+    # how long the cap took depends on the machine's load).
     assert 0 < agent.last_iterations < 10**9
 
 
