@@ -123,11 +123,9 @@ class Session:
         self.computer_running = False
         self.used = 0.0  # time.monotonic() of the last request (the cache drops idle games)
         # The stored version: the game's changes (actions and undos) so far, never going down.
-        # A client's action names the version it was chosen at; any other is refused.
+        # A client's action names the version it was chosen at; any other is refused, and a
+        # computer move computed at an older version is dropped.
         self.version = stored.version
-        # Bumped by every change of the game in memory (action, undo, rebuild): a computer
-        # move computed before a change is dropped.
-        self.epoch = 0
         self.state = new_game(row.seed, options=self.options, cards=self.cards)
         self.seats: list[int] = []  # who decided each ply
         self.revealed: list[tuple[bool, bool]] = []  # per ply: reveals() of that action
@@ -162,14 +160,12 @@ class Session:
         assert self.state.history is not None and self.state.events is not None
         self.seats.append(seat)
         self.revealed.append(reveals(events))
-        self.epoch += 1
         return self.state.history[-1]
 
     def rebuild(self, actions: list[tuple[int, int]]) -> None:
         """Replay from the start (undo, or a failed write): connections and tokens are kept."""
         fresh = Session(StoredGame(self.row, actions, self.version, None))
         self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
-        self.epoch += 1
         self.undo = None
 
     def actions(self) -> list[tuple[int, int]]:

@@ -280,7 +280,7 @@ class GameServer:
         assert seat is not None and row.agent is not None
         try:
             while session.state.to_move == seat and self.sessions.get(session.id) is session:
-                epoch = session.epoch
+                version = session.version
                 state = session.state
                 action = await self.computer.decide(
                     row.agent,
@@ -290,7 +290,7 @@ class GameServer:
                     state.legal_actions(),
                     agent_seed(row.seed, session.plies),
                 )
-                if session.epoch != epoch:
+                if session.version != version:
                     continue  # an undo changed the game while the computer thought
                 session.commit(action, seat, self.store)
                 self.broadcast(session)
