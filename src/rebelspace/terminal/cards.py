@@ -8,7 +8,7 @@ the ruling to read for the details.
 
 from __future__ import annotations
 
-from rebelspace.engine import CardDB
+from rebelspace.engine import PLAYER_NAMES, CardDB
 from rebelspace.engine.cards import ACTION, ATTACHMENT, GROUND, GS, HERO, PSION, SPACE, CardType
 
 KIND_WORDS: dict[str, str] = {
@@ -99,7 +99,7 @@ def find_cards(db: CardDB, query: str) -> list[CardType]:
 
 def card_lines(card: CardType) -> list[str]:
     """The whole card in plain words, one paragraph a line."""
-    side = ("Rebel", "Imperial")[card.side]
+    side = PLAYER_NAMES[card.side]
     copies = f"{card.count} {'copy' if card.count == 1 else 'copies'}"
     lines = [
         f"{card.name}: {side} {KIND_WORDS[card.kind]}, printed type {card.printed_type}, "
