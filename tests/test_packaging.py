@@ -257,6 +257,23 @@ def test_play_and_replay_run_without_any_extra(tmp_path: Path) -> None:
     assert json.loads(replayed.stdout)["actions"] > 0
 
 
+# A module of each extra, the extra, and the first module its import finds missing.
+EXTRA_MODULES = [
+    ("rebelspace.server.app", "server", "fastapi"),
+    ("rebelspace.lab.plots", "lab", "matplotlib"),
+    ("rebelspace.env", "rl", "gymnasium"),
+]
+
+
+def assert_one_line_hint(stderr: str, extra: str) -> None:
+    """The whole of stderr is the one line naming the missing extra and how to install it."""
+    assert re.fullmatch(
+        rf"[^\n]* needs the {extra} extra \(missing: [\w, ]+\): "
+        rf"pip install 'rebelspace\[{extra}\]'\n",
+        stderr,
+    ), stderr
+
+
 @pytest.mark.parametrize(
     ("argv", "extra"),
     [
@@ -274,20 +291,12 @@ def test_commands_of_an_extra_say_so_in_one_line_without_it(
     done = run_without_extras(argv, tmp_path)
     assert done.returncode == 2
     assert done.stdout == ""
-    assert re.fullmatch(
-        rf"[^\n]* needs the {extra} extra \(missing: [\w, ]+\): "
-        rf"pip install 'rebelspace\[{extra}\]'\n",
-        done.stderr,
-    ), done.stderr
+    assert_one_line_hint(done.stderr, extra)
 
 
 @pytest.mark.parametrize(
     ("module", "extra", "first"),
-    [
-        ("rebelspace.server.app", "server", "fastapi"),
-        ("rebelspace.lab.plots", "lab", "matplotlib"),
-        ("rebelspace.env", "rl", "gymnasium"),
-    ],
+    EXTRA_MODULES,
 )
 def test_importing_an_extras_module_without_it_raises_the_hint(
     module: str, extra: str, first: str, tmp_path: Path
@@ -476,21 +485,13 @@ def test_extras_commands_from_the_wheel_say_so_in_one_line(
     done = bare.run("rebelspace", *argv)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert re.fullmatch(
-        rf"[^\n]* needs the {extra} extra \(missing: [\w, ]+\): "
-        rf"pip install 'rebelspace\[{extra}\]'\n",
-        done.stderr,
-    ), done.stderr
+    assert_one_line_hint(done.stderr, extra)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "extra", "first"),
-    [
-        ("rebelspace.server.app", "server", "fastapi"),
-        ("rebelspace.lab.plots", "lab", "matplotlib"),
-        ("rebelspace.env", "rl", "gymnasium"),
-    ],
+    EXTRA_MODULES,
 )
 def test_importing_an_extras_module_from_the_wheel_raises_the_hint(
     bare: BareVenv, module: str, extra: str, first: str
