@@ -14,7 +14,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rebelspace import __version__
 from rebelspace.engine import (
@@ -34,6 +34,9 @@ from rebelspace.engine import (
 )
 from rebelspace.engine.cards import deck_report
 from rebelspace.extras import MissingExtraError, extra_of, hint
+
+if TYPE_CHECKING:
+    from rebelspace.terminal import Stop, TerminalGame
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -198,7 +201,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from rebelspace.sim import derive_seed
-    from rebelspace.terminal import Opponent, Stop, TerminalGame, rebuild
+    from rebelspace.terminal import Opponent, TerminalGame, ctrl_c_ignored, rebuild
 
     save = args.save if args.save is not None else args.resume
     if save is not None:
@@ -236,6 +239,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         opponent = Opponent(args.opponent, args.level, derive_seed(seed, 2 + person))
     terminal = TerminalGame(game, person, opponent, plies=plies, confirm_forced=args.confirm_forced)
     stop = terminal.play(resumed=args.resume is not None)
+    with ctrl_c_ignored():
+        return _save_played(terminal, stop, save)
+
+
+def _save_played(terminal: TerminalGame, stop: Stop, save: str | None) -> int:
+    from rebelspace.terminal import Stop
+
     if stop == Stop.FINISHED and save is None:
         return EXIT_OK
     path = save if save is not None else DEFAULT_SAVE
@@ -608,6 +618,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
+    except KeyboardInterrupt:  # a command's own Ctrl-C handling says more; this is the floor
+        print("Interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except ModuleNotFoundError as exc:
         message = _missing_extra(exc, f"rebelspace {args.command}")
         if message is None:

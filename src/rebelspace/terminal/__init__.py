@@ -9,9 +9,18 @@ width. Modules: ``session`` (the loop, save and undo), ``show`` (what is printed
 
 from .cards import card_lines, find_cards, lookup_lines
 from .commands import PROMPT, resolve_choice
-from .session import Opponent, Stop, TerminalGame, make_console, play_game, rebuild
+from .session import (
+    Opponent,
+    Stop,
+    TerminalGame,
+    ctrl_c_ignored,
+    make_console,
+    play_game,
+    rebuild,
+)
 
 __all__ = [
+    "ctrl_c_ignored",
     "PROMPT",
     "Opponent",
     "Stop",

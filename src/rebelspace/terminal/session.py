@@ -161,6 +161,20 @@ def _whole() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
+@contextmanager
+def ctrl_c_ignored() -> Iterator[None]:
+    """Ctrl-C does nothing in the block: once the game has stopped at a whole decision, a
+    second Ctrl-C (pressed again because quitting seemed slow) must not lose its save."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def make_console() -> Console:
     """Rich's console on stdout: the terminal's width and colours, plain text in a pipe. Text
     is never read as markup ("[Laser Sword]" is an attachment, not a style)."""
