@@ -7,6 +7,7 @@ import { BattleMemory, groupValues } from "./battle.js";
 import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { closeMenu, copy, openMenu, showPile } from "./menu.js";
+import { gameBar } from "./online.js";
 import { renderTable } from "./table.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -320,6 +321,9 @@ export class GameController {
       bits.push(h("span", { class: "undo-request" }, "Undo asked: waiting for your opponent's answer."));
     }
     bits.push(h("a", { href: `/watch/${this.gameId}`, class: "watch-link", title: "A link for spectators" }, "Watch link"));
+    // The online bar (online.js): resign, clock, claim, rematch, seat link. Drawn on every render.
+    const bar = gameBar(this, msg);
+    if (bar) bits.push(bar);
     return bits;
   }
 }
