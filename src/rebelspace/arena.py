@@ -37,9 +37,12 @@ class GameResult:
     decisions: int
 
 
-def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a win rate (0..1), good even near 0% and 100%."""
-    if games == 0:
+def wilson(wins: float, games: float, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval of a win rate (0..1), good even near 0% and 100%.
+
+    Counts may be fractional: the balance lab passes an effective number of games when games
+    come in correlated pairs (a deal played twice with the sides swapped)."""
+    if games <= 0:
         return (0.0, 1.0)
     p = wins / games
     denom = 1 + z * z / games

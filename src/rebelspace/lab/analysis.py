@@ -3,25 +3,40 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .play import GameRow
+from .play import GameRow, unit_of
 from .settings import RunSettings
-from .stats import mean_ci, paired_diff, proportion_diff, wilson
+from .stats import Rate, mean_ci, proportion_diff, unit_paired_diff, unit_rate
 from .store import Run, Store
 
 SIDES = ("rebel", "imperial")
 
 
-def _rate(wins: int, games: int) -> dict[str, Any]:
-    low, high = wilson(wins, games)
-    return {
-        "wins": wins,
-        "games": games,
-        "rate": round(wins / games, 4) if games else None,
-        "ci95": [round(low, 4), round(high, 4)],
-    }
+def units(settings: RunSettings, indices: Iterable[int]) -> list[list[int]]:
+    """Game indices grouped by independent unit (deal), in index order."""
+    out: dict[int, list[int]] = {}
+    for i in sorted(indices):
+        out.setdefault(unit_of(settings, i), []).append(i)
+    return list(out.values())
+
+
+def rate_of(settings: RunSettings, rows: Iterable[GameRow], won: Callable[[GameRow], bool]) -> Rate:
+    """The rate of ``won`` over ``rows``, counting only independent games."""
+    by_index = {r.index: r for r in rows}
+    return unit_rate([[won(by_index[i]) for i in u] for u in units(settings, by_index)])
+
+
+def winners_rate(settings: RunSettings, winners: Mapping[int, int], side: int = 0) -> Rate:
+    """A side's win rate from ``Store.winners``."""
+    return unit_rate([[winners[i] == side for i in u] for u in units(settings, winners)])
+
+
+def _rate(
+    settings: RunSettings, rows: Sequence[GameRow], won: Callable[[GameRow], bool]
+) -> dict[str, Any]:
+    return rate_of(settings, rows, won).to_dict()
 
 
 def _mean(values: Sequence[float]) -> dict[str, Any]:
@@ -48,11 +63,12 @@ def ablation(store: Store, base: Run, card: str, side: int) -> dict[str, Any] | 
     if not without:
         return None
     with_card = store.winners(base.run_id)
-    idx = sorted(i for i in without if i in with_card)
-    if not idx:
+    matched = units(base.settings, (i for i in without if i in with_card))
+    if not matched:
         return None
-    d = paired_diff(
-        [float(without[i] == side) for i in idx], [float(with_card[i] == side) for i in idx]
+    d = unit_paired_diff(
+        [[float(without[i] == side) for i in u] for u in matched],
+        [[float(with_card[i] == side) for i in u] for u in matched],
     )
     copies = side_of_cards(base.settings)[card][1]
     # Per copy, so that a card of 15 copies is not ranked first just for its numbers (taking
@@ -75,9 +91,8 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
         raise ValueError(f"run {run.run_id} has no games yet")
     n = len(rows)
     settings = run.settings
-    rebel_wins = sum(1 for r in rows if r.winner == 0)
+    rebel = rate_of(settings, rows, lambda r: r.winner == 0)
     first = dict(settings.options).get("first_player", "rebel")
-    first_wins = sum(1 for r in rows if r.winner == r.first_player)
     out: dict[str, Any] = {
         "run": {
             "run_id": run.run_id,
@@ -87,18 +102,26 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
             "sets": list(settings.sets),
             "rules": list(settings.rules),
             "games": n,
+            "independent_units": rebel.units,
+            "deals": "each deal twice, sides swapped" if settings.twinned else "distinct",
         },
-        "sides": {"rebel": _rate(rebel_wins, n), "imperial": _rate(n - rebel_wins, n)},
+        "sides": {
+            "rebel": rebel.to_dict(),
+            "imperial": _rate(settings, rows, lambda r: r.winner == 1),
+        },
         "first_player": {
             "first": first,
-            "first_mover": _rate(first_wins, n),
-            "decomposition": _decomposition(store, run, rebel_wins, n),
+            "first_mover": _rate(settings, rows, lambda r: r.winner == r.first_player),
+            "decomposition": _decomposition(store, run, rebel),
         },
     }
     a, b = settings.agents
     if a != b:
-        a_wins = sum(1 for r in rows if (r.rebel_agent == a) == (r.winner == 0))
-        out["agents"] = {"a": a, "b": b, "a_wins": _rate(a_wins, n)}
+        out["agents"] = {
+            "a": a,
+            "b": b,
+            "a_wins": _rate(settings, rows, lambda r: (r.rebel_agent == a) == (r.winner == 0)),
+        }
     turns = sorted(r.turns for r in rows)
     out["length"] = {
         **_mean([float(t) for t in turns]),
@@ -113,14 +136,14 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
     return out
 
 
-def _decomposition(store: Store, run: Run, rebel_wins: int, n: int) -> dict[str, Any] | None:
+def _decomposition(store: Store, run: Run, rebel: Rate) -> dict[str, Any] | None:
     """With the same run played with the other side moving first, split side and first move."""
     other = flip_first_settings(run.settings)
     winners = store.winners(other.run_id)
     if not winners:
         return None
-    other_rebel = sum(1 for w in winners.values() if w == 0)
-    this, other_rate = _rate(rebel_wins, n), _rate(other_rebel, len(winners))
+    other_rebel = winners_rate(other, winners)
+    this, other_rate = rebel.to_dict(), other_rebel.to_dict()
     # The Rebel's win rate moving first and moving second: their mean, less 50%, is the side's
     # advantage; half their gap is the first move's.
     if dict(run.settings.options).get("first_player", "rebel") == "rebel":
@@ -128,7 +151,12 @@ def _decomposition(store: Store, run: Run, rebel_wins: int, n: int) -> dict[str,
     else:
         moving_first, moving_second = other_rate, this
     first_rate, second_rate = moving_first["rate"], moving_second["rate"]
-    swap = proportion_diff(other_rebel, len(winners), rebel_wins, n)
+    swap = proportion_diff(
+        other_rebel.wins * other_rebel.effective / other_rebel.games,
+        other_rebel.effective,
+        rebel.wins * rebel.effective / rebel.games,
+        rebel.effective,
+    )
     return {
         "other_run": other.run_id,
         "rebel_moving_first": moving_first,
@@ -158,12 +186,15 @@ def _deck_curve(rows: Sequence[GameRow]) -> list[dict[str, Any]]:
 
 def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, Any]]:
     n = len(rows)
+    settings = run.settings
     out = []
-    for name, (side, copies) in side_of_cards(run.settings).items():
+    for name, (side, copies) in side_of_cards(settings).items():
         played = [r for r in rows if r.plays.get(name)]
-        not_played = n - len(played)
-        own_wins_played = sum(1 for r in played if r.winner == side)
-        own_wins_not = sum(1 for r in rows if not r.plays.get(name) and r.winner == side)
+        not_played = [r for r in rows if not r.plays.get(name)]
+
+        def own(r: GameRow, side: int = side) -> bool:
+            return r.winner == side
+
         out.append(
             {
                 "name": name,
@@ -171,9 +202,9 @@ def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, An
                 "copies": copies,
                 "games_played_in": len(played),
                 "plays_per_game": round(sum(r.plays.get(name, 0) for r in rows) / n, 3),
-                "win_rate_when_played": _rate(own_wins_played, len(played)) if played else None,
+                "win_rate_when_played": _rate(settings, played, own) if played else None,
                 "win_rate_when_not_played": (
-                    _rate(own_wins_not, not_played) if not_played else None
+                    _rate(settings, not_played, own) if not_played else None
                 ),
                 "kills_per_game": _mean([float(r.kills.get(name, 0)) for r in rows]),
                 "damage_per_game": _mean([float(r.damage.get(name, 0)) for r in rows]),

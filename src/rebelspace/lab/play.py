@@ -1,9 +1,11 @@
 """One balance game and the statistics the lab keeps of it.
 
-Game ``i`` of a run is dealt from ``derive_seed(run seed, i // 2)``: games ``2k`` and ``2k + 1``
-share their shuffles with the agents' sides swapped (duplicate format), so luck of the deal
-cancels out of a comparison between two agents. A game depends on the settings and its index
-only, so every worker, on any machine, plays it the same.
+Between two different agents, game ``i`` is dealt from ``derive_seed(run seed, i // 2)``: games
+``2k`` and ``2k + 1`` share their shuffles with the agents' sides swapped (duplicate format), so
+luck of the deal cancels out of a comparison between the agents; the pair is one *unit* of the
+statistics. In a mirror run (one agent on both sides) the twin would be the same game again,
+so every game is a new deal, ``derive_seed(run seed, i)``, and its own unit. A game depends on
+the settings and its index only, so every worker, on any machine, plays it the same.
 """
 
 from __future__ import annotations
@@ -59,7 +61,12 @@ def ending_of(reason: str) -> str:
 
 
 def deal_seed(settings: RunSettings, index: int) -> int:
-    return derive_seed(settings.seed, index // 2)
+    return derive_seed(settings.seed, unit_of(settings, index))
+
+
+def unit_of(settings: RunSettings, index: int) -> int:
+    """The independent unit (deal) game ``index`` belongs to."""
+    return index // 2 if settings.twinned else index
 
 
 def sides(settings: RunSettings, index: int) -> tuple[str, str]:

@@ -18,9 +18,10 @@ from typing import Any
 
 from rebelspace.arena import progress_bar
 
+from .analysis import units
 from .play import GameRow, play_batch
 from .settings import RunSettings
-from .stats import wilson
+from .stats import unit_rate
 from .store import Store
 
 MAX_BATCH = 64
@@ -36,6 +37,8 @@ class RunResult:
     seconds: float
     db_seconds: float  # time spent writing to the database
     db: str
+    ci95: tuple[float, float]  # of the Rebel win rate, counting independent games only
+    label: str = ""
 
     @property
     def rebel_win_rate(self) -> float:
@@ -47,7 +50,7 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``rebelspace balance --json``."""
-        low, high = wilson(self.rebel_wins, self.games)
+        low, high = self.ci95
         return {
             "games": self.games,
             "rebel_win_rate": round(self.rebel_win_rate, 4),
@@ -56,6 +59,7 @@ class RunResult:
             "games_per_second": round(self.games_per_second, 2),
             "db": self.db,
             "run_id": self.run_id,
+            "label": self.label,
             "played": self.played,
             "db_write_share": round(self.db_seconds / self.seconds, 4) if self.seconds else 0.0,
         }
@@ -121,6 +125,8 @@ def run_balance(
     rows = list(store.games(run_id, limit=games))
     wins = sum(1 for r in rows if r.winner == 0)
     turns = sum(r.turns for r in rows) / len(rows)
+    winner = {r.index: r.winner for r in rows}
+    rate = unit_rate([[winner[i] == 0 for i in u] for u in units(settings, winner)])
     return RunResult(
         run_id=run_id,
         games=len(rows),
@@ -130,4 +136,6 @@ def run_balance(
         seconds=seconds,
         db_seconds=store.write_seconds - write_before,
         db=str(store.path),
+        ci95=(rate.low, rate.high),
+        label=settings.label(),
     )

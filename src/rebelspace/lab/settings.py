@@ -47,7 +47,7 @@ def apply_sets(cards: CardDB, sets: Sequence[str]) -> CardDB:
 class RunSettings:
     """Everything that decides a run's games. Build with ``RunSettings.build``."""
 
-    agents: tuple[str, str]  # (a, b): game 2k has a as the Rebel, game 2k+1 has b as the Rebel
+    agents: tuple[str, str]  # (a, b): game 2k has a as the Rebel, game 2k+1 has b (``play``)
     seed: int
     card_data: tuple[tuple[tuple[str, Any], ...], ...]  # the full card list, hashable
     options: tuple[tuple[str, Any], ...]
@@ -92,14 +92,25 @@ class RunSettings:
     def rules_options(self) -> RulesOptions:
         return RulesOptions.from_dict(dict(self.options))
 
+    @property
+    def twinned(self) -> bool:
+        """Two different agents: each deal is played twice with the sides swapped. A mirror
+        run (the same agent twice) deals every game afresh: its twin would be a copy."""
+        return self.agents[0] != self.agents[1]
+
     def identity(self) -> dict[str, Any]:
         """What decides the games (not the labels): the hash input."""
-        return {
+        out: dict[str, Any] = {
             "agents": list(self.agents),
             "seed": self.seed,
             "cards": [dict(row) for row in self.card_data],
             "options": dict(self.options),
         }
+        if not self.twinned:
+            # Mirror runs once played each deal twice (identical games); their new ids keep
+            # such old games out of new statistics. Twinned runs keep their ids and games.
+            out["deals"] = "distinct"
+        return out
 
     @property
     def run_id(self) -> str:

@@ -1,5 +1,13 @@
 """Intervals and tests for the lab: Wilson intervals for win rates, normal intervals for means
-and for differences, paired where two runs share their seeds."""
+and for differences, paired where two runs share their seeds, and Holm's correction when many
+cards are tested at once.
+
+Only independent games count. A run's games fall into *units*: one game per unit in a mirror
+run (every game its own deal), or the two games of a deal played twice with the agents' sides
+swapped. The two games of a unit share their deal, so they are not two independent samples:
+rates shrink their game count by the pairs' measured design effect (never below one game
+per unit, never above the real count), and differences are averaged within a unit first.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +20,17 @@ from rebelspace.arena import wilson
 
 Z95 = 1.959964
 
-__all__ = ["Diff", "mean_ci", "paired_diff", "proportion_diff", "wilson"]
+__all__ = [
+    "Diff",
+    "Rate",
+    "holm",
+    "mean_ci",
+    "paired_diff",
+    "proportion_diff",
+    "unit_paired_diff",
+    "unit_rate",
+    "wilson",
+]
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
@@ -70,8 +88,9 @@ def paired_diff(a: Sequence[float], b: Sequence[float]) -> Diff:
     return Diff(mean, low, high, p, True, len(d))
 
 
-def proportion_diff(wins_a: int, n_a: int, wins_b: int, n_b: int) -> Diff:
-    """``wins_b/n_b - wins_a/n_a`` for independent samples (normal approximation)."""
+def proportion_diff(wins_a: float, n_a: float, wins_b: float, n_b: float) -> Diff:
+    """``wins_b/n_b - wins_a/n_a`` for independent samples (normal approximation). Counts may
+    be effective (fractional) numbers of independent games."""
     if n_a < 1 or n_b < 1:
         raise ValueError("both samples need at least one game")
     pa, pb = wins_a / n_a, wins_b / n_b
@@ -80,4 +99,77 @@ def proportion_diff(wins_a: int, n_a: int, wins_b: int, n_b: int) -> Diff:
     se0 = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
     d = pb - pa
     p = 1.0 if se0 == 0 else _p_value(d / se0)
-    return Diff(d, d - Z95 * se, d + Z95 * se, p, False, min(n_a, n_b))
+    return Diff(d, d - Z95 * se, d + Z95 * se, p, False, int(min(n_a, n_b)))
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A win rate over games grouped in independent units, with its 95% interval."""
+
+    wins: int
+    games: int
+    units: int  # independent units (deals) the games come from
+    effective: float  # the number of independent games the interval is worth
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "wins": self.wins,
+            "games": self.games,
+            "independent": round(self.effective, 1),
+            "rate": round(self.rate, 4) if self.games else None,
+            "ci95": [round(self.low, 4), round(self.high, 4)],
+        }
+
+
+def unit_rate(units: Sequence[Sequence[bool]]) -> Rate:
+    """The win rate of games grouped in units (each unit: the wins of its games)."""
+    units = [u for u in units if u]
+    wins = sum(sum(1 for w in u if w) for u in units)
+    games = sum(len(u) for u in units)
+    if games == 0:
+        return Rate(0, 0, 0, 0.0, 0.0, 1.0)
+    effective = float(games)
+    if games > len(units):
+        p = wins / games
+        binomial = p * (1 - p) / games
+        if binomial == 0 or len(units) < 2:
+            effective = float(len(units))
+        else:
+            spread = sum((sum(1 for w in u if w) - p * len(u)) ** 2 for u in units)
+            clustered = len(units) / (len(units) - 1) * spread / games**2
+            # A deal played twice can tell more than two deals (the sides cancel out), but
+            # that gain is measured from the sample; claiming it would be claiming too much.
+            effective = max(len(units), games / max(1.0, clustered / binomial))
+    low, high = wilson(wins * effective / games, effective)
+    return Rate(wins, games, len(units), effective, low, high)
+
+
+def unit_paired_diff(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> Diff:
+    """``b - a`` on matched games grouped in units: each unit's mean difference is one sample."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must have the same units")
+    return paired_diff(
+        [sum(u) / len(u) for u in a],
+        [sum(v) / len(v) for v in b],
+    )
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment: adjusted p-values, in the order given.
+
+    A result whose adjusted p-value is below 5% is significant with at most a 5% chance that
+    any of the tests flags a difference that is not there (family-wise error rate)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

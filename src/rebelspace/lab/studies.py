@@ -10,10 +10,10 @@ from typing import Any
 
 from rebelspace.engine import RebelSpaceError
 
-from .analysis import ablation, ablation_settings, side_of_cards
+from .analysis import ablation, ablation_settings, rate_of, side_of_cards, units
 from .runner import RunResult, run_balance
 from .settings import RunSettings
-from .stats import Diff, paired_diff, proportion_diff, wilson
+from .stats import Diff, proportion_diff, unit_paired_diff
 from .store import Run, Store
 
 #: The numbers a one-card change may move, besides the count.
@@ -61,18 +61,24 @@ def compare(store: Store, a: Run, b: Run) -> dict[str, Any]:
     rows_b = {r.index: r for r in store.games(b.run_id)}
     if not rows_a or not rows_b:
         raise RebelSpaceError("both runs need games to compare")
+    # Matched games share their deal only when both runs deal the same way from the same seed.
     paired = a.settings.agents == b.settings.agents and a.settings.seed == b.settings.seed
-    common = sorted(set(rows_a) & set(rows_b))
+    common = units(a.settings, set(rows_a) & set(rows_b))
     diff: Diff
     if paired and common:
-        diff = paired_diff(
-            [float(rows_a[i].winner == 0) for i in common],
-            [float(rows_b[i].winner == 0) for i in common],
+        diff = unit_paired_diff(
+            [[float(rows_a[i].winner == 0) for i in u] for u in common],
+            [[float(rows_b[i].winner == 0) for i in u] for u in common],
         )
     else:
-        wa = sum(1 for r in rows_a.values() if r.winner == 0)
-        wb = sum(1 for r in rows_b.values() if r.winner == 0)
-        diff = proportion_diff(wa, len(rows_a), wb, len(rows_b))
+        ra = rate_of(a.settings, rows_a.values(), lambda r: r.winner == 0)
+        rb = rate_of(b.settings, rows_b.values(), lambda r: r.winner == 0)
+        diff = proportion_diff(
+            ra.wins * ra.effective / ra.games,
+            ra.effective,
+            rb.wins * rb.effective / rb.games,
+            rb.effective,
+        )
     return {
         "a": _run_summary(a, list(rows_a.values())),
         "b": _run_summary(b, list(rows_b.values())),
@@ -81,14 +87,13 @@ def compare(store: Store, a: Run, b: Run) -> dict[str, Any]:
 
 
 def _run_summary(run: Run, rows: list[Any]) -> dict[str, Any]:
-    wins = sum(1 for r in rows if r.winner == 0)
-    low, high = wilson(wins, len(rows))
+    rate = rate_of(run.settings, rows, lambda r: r.winner == 0)
     return {
         "run_id": run.run_id,
         "label": run.label,
         "games": len(rows),
-        "rebel_win_rate": round(wins / len(rows), 4),
-        "ci95": [round(low, 4), round(high, 4)],
+        "rebel_win_rate": round(rate.rate, 4),
+        "ci95": [round(rate.low, 4), round(rate.high, 4)],
         "mean_turns": round(sum(r.turns for r in rows) / len(rows), 2),
     }
 
