@@ -64,6 +64,39 @@ export function rememberSeat(gameId, mode, player, token) {
   localStorage.setItem(STORE_KEY, JSON.stringify(games));
 }
 
+/**
+ * A rematch (docs/protocol.md): each player keeps the token they had, for the other side of
+ * the new game. Stores, for every seat this browser holds in `oldId`, its token under `newId`
+ * for the swapped side; returns whether it holds any.
+ */
+export function rememberRematch(oldId, newId) {
+  const old = storedGame(oldId);
+  if (!old) return false;
+  const seats = Object.entries(old.seats);
+  for (const [seat, token] of seats) rememberSeat(newId, old.mode, seat === "rebel" ? "imperial" : "rebel", token);
+  return seats.length > 0;
+}
+
+/** Every seat token this browser holds (for "my recent games"), at most `limit`, newest first. */
+export function storedTokens(limit = 100) {
+  const entries = Object.values(storedGames()).sort((a, b) => (b.created || 0) - (a.created || 0));
+  const tokens = [];
+  for (const g of entries) for (const t of Object.values(g.seats)) if (!tokens.includes(t)) tokens.push(t);
+  return tokens.slice(0, limit);
+}
+
+/** The link that opens a seat on another device: the token rides in the fragment, which
+ * browsers never send to the server. */
+export function seatLink(gameId, seat, token) {
+  return `${location.origin}/seat/${encodeURIComponent(gameId)}#${seat}.${token}`;
+}
+
+/** The seat and token of a seat link's fragment ("#rebel.<token>"), or null when malformed. */
+export function parseSeatFragment(hash) {
+  const m = /^#?(rebel|imperial)\.([A-Za-z0-9_-]{16,200})$/.exec(hash || "");
+  return m ? { seat: m[1], token: m[2] } : null;
+}
+
 export function forgetGame(gameId) {
   const games = storedGames();
   delete games[gameId];

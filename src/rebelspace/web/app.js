@@ -1,14 +1,18 @@
-// Rebel Space browser client: the routes (lobby, game, join, watch) and page-wide listeners.
+// Rebel Space browser client: the routes (lobby, game, join, watch, seat, replay, cards, games)
+// and page-wide listeners.
 
-import { ApiError, rememberSeat, request, storedGame } from "./api.js";
+import { ApiError, parseSeatFragment, rememberSeat, request, storedGame } from "./api.js";
 import { loadCatalogue } from "./cards.js";
 import { showError } from "./errors.js";
 import { GameController } from "./game.js";
+import { renderGallery } from "./gallery.js";
+import { renderGames } from "./games.js";
 import { renderLobby } from "./lobby.js";
 import { closeMenu } from "./menu.js";
+import { ReplayViewer } from "./replay.js";
 
 const root = document.getElementById("app");
-let game = null; // the open game's controller, if any
+let game = null; // the open game's controller (or the replay viewer), if any
 
 function go(path) {
   history.pushState({}, "", path);
@@ -29,6 +33,13 @@ async function route() {
   if (parts[0] === "game" && parts[1]) return openGame(parts[1], "play");
   if (parts[0] === "watch" && parts[1]) return openGame(parts[1], "watch");
   if (parts[0] === "join" && parts[1] && parts[2]) return joinGame(parts[1], parts[2]);
+  if (parts[0] === "seat" && parts[1]) return openSeatLink(parts[1]);
+  if (parts[0] === "replay" && parts[1]) {
+    game = new ReplayViewer(root, parts[1]);
+    return game.start();
+  }
+  if (parts[0] === "cards") return renderGallery(root, { go });
+  if (parts[0] === "games") return renderGames(root, { go, showError });
   document.title = "Rebel Space";
   renderLobby(root, { go, showError });
 }
@@ -50,6 +61,21 @@ async function joinGame(gameId, code) {
   route();
 }
 
+/** A seat link from another device (/seat/<id>#<seat>.<token>): the token came in the
+ * fragment, which the browser never sent; keep it like a created seat and open the game. */
+function openSeatLink(gameId) {
+  const found = parseSeatFragment(location.hash);
+  if (!found) {
+    history.replaceState({}, "", "/");
+    showError("That seat link is damaged: it should end in #rebel.<code> or #imperial.<code>. Copy the whole link again from the other device.");
+    renderLobby(root, { go, showError });
+    return;
+  }
+  rememberSeat(gameId, storedGame(gameId)?.mode || null, found.seat, found.token);
+  history.replaceState({}, "", `/game/${gameId}`);
+  route();
+}
+
 function openGame(gameId, mode) {
   const stored = mode === "play" ? storedGame(gameId) : null;
   if (mode === "play" && !stored) {
@@ -58,6 +84,16 @@ function openGame(gameId, mode) {
   }
   game = new GameController(root, gameId, stored ? stored.seats : {}, stored);
   game.start();
+}
+
+// The site bar (index.html) links the rules; the cards and the recent games join it here so
+// they are one click away from every page, the table included (a new tab keeps the game).
+const nav = document.querySelector("nav.site");
+if (nav) {
+  nav.prepend(
+    Object.assign(document.createElement("a"), { href: "/games", id: "nav-games", textContent: "My recent games" }),
+    Object.assign(document.createElement("a"), { href: "/cards", id: "nav-cards", target: "_blank", rel: "noopener", textContent: "Cards" }),
+  );
 }
 
 document.addEventListener("keydown", (e) => {

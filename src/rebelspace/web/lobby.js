@@ -1,7 +1,9 @@
-// The lobby: start a game (computer, hot-seat, online), join by link, watch, resume.
+// The lobby: start a game (computer, hot-seat, online with an optional clock), join by link,
+// watch, resume a recent game; links to the cards, the rules and all recent games.
 
-import { forgetGame, rememberSeat, request, storedGames } from "./api.js";
+import { rememberSeat, request, storedGames } from "./api.js";
 import { h } from "./dom.js";
+import { loadRecentGames, pageLink, pageLinks } from "./games.js";
 
 // The server's computer players (README "Computer opponents"): ISMCTS at three levels, the
 // rule-of-thumb heuristic, and random moves.
@@ -12,6 +14,20 @@ const OPPONENTS = [
   { value: "heuristic", label: "Quick: plays by rules of thumb" },
   { value: "random", label: "Beginner: plays at random" },
 ];
+
+// Online clocks: minutes per side + seconds added after each decision (docs/protocol.md).
+const CLOCKS = [
+  { value: "", label: "No clock" },
+  { value: "300+3", label: "5 min + 3 s a decision" },
+  { value: "600+5", label: "10 min + 5 s a decision" },
+  { value: "1800+20", label: "30 min + 20 s a decision" },
+];
+
+/** The create body's clock for a CLOCKS value ("600+5"), or null for none. */
+export function clockSetting(value) {
+  const m = /^(\d+)\+(\d+)$/.exec(value || "");
+  return m ? { initial_s: Number(m[1]), increment_s: Number(m[2]) } : null;
+}
 
 /** Paths the lobby accepts for "join" and "watch": a full link, a path, or a bare game id. */
 export function pathFromLink(text, kind) {
@@ -67,12 +83,20 @@ export function renderLobby(root, { go, showError }) {
     h("option", { value: "imperial" }, "Imperial"),
     h("option", { value: "random" }, "Random side"),
   );
-  const mine = Object.entries(storedGames()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0));
+  const clock = h("select", { id: "online-clock", "aria-label": "Clock" }, CLOCKS.map((c) => h("option", { value: c.value }, c.label)));
+  const onlineBody = () => {
+    const body = { mode: "online", side: onlineSide.value };
+    const setting = clockSetting(clock.value);
+    if (setting) body.clock = setting;
+    return body;
+  };
+  const recent = h("div", { id: "recent-games" });
   root.replaceChildren(
     h(
       "div",
       { class: "lobby" },
       h("h1", {}, "Rebel Space"),
+      pageLinks(go, "lobby"),
       h(
         "p",
         { class: "intro" },
@@ -94,7 +118,8 @@ export function renderLobby(root, { go, showError }) {
         h("button", { type: "button", id: "new-hotseat", onclick: () => createGame({ mode: "hotseat" }, go, showError) }, "Start a hot-seat game"),
         h("p", {}, "Online: you get an invite link to send to a friend."),
         h("label", {}, "Your side ", onlineSide),
-        h("button", { type: "button", id: "new-online", onclick: () => createGame({ mode: "online", side: onlineSide.value }, go, showError) }, "Create an online game"),
+        h("label", {}, "Clock ", clock),
+        h("button", { type: "button", id: "new-online", onclick: () => createGame(onlineBody(), go, showError) }, "Create an online game"),
       ),
       h(
         "section",
@@ -127,26 +152,8 @@ export function renderLobby(root, { go, showError }) {
           h("button", { type: "submit" }, "Watch"),
         ),
       ),
-      mine.length
-        ? h(
-            "section",
-            { class: "panel" },
-            h("h2", {}, "Your games on this browser"),
-            h(
-              "ul",
-              { class: "my-games" },
-              mine.map(([id, g]) =>
-                h(
-                  "li",
-                  {},
-                  h("a", { href: `/game/${id}`, onclick: (e) => { e.preventDefault(); go(`/game/${id}`); } }, `${id} (${g.mode || "game"}, ${Object.keys(g.seats).join(" & ")})`),
-                  " ",
-                  h("button", { type: "button", class: "small", onclick: () => { forgetGame(id); renderLobby(root, { go, showError }); } }, "Forget"),
-                ),
-              ),
-            ),
-          )
-        : null,
+      h("section", { class: "panel" }, h("h2", {}, "Your recent games"), recent, pageLink(go, "/games", "All your recent games", { id: "all-games" })),
     ),
   );
+  loadRecentGames(recent, go, 5);
 }
