@@ -13,6 +13,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from server_helpers import FakeTime
 from server_process import ServerProcess
 
 from rebelspace.server.app import create_app
@@ -26,6 +27,18 @@ def db_path(tmp_path: Path) -> str:
 @pytest.fixture
 def client(db_path: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_path)) as c:
+        yield c
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def timed_client(db_path: str, fake_time: FakeTime) -> Iterator[TestClient]:
+    """An app whose clocks and claims run on ``fake_time`` (claims after 60 s)."""
+    with TestClient(create_app(db_path, now=fake_time, claim_after=60)) as c:
         yield c
 
 

@@ -115,13 +115,17 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
     game = games[msg["plies"]]
     assert msg["version"] >= msg["plies"]
     seat = msg["seat"]
-    assert msg["view"] == expected_view(game, seat)
+    ended = msg["result"] is not None and msg["result"]["reason"] != "rules"
+    expected = expected_view(game, seat)
+    if ended:  # resign, time or a claim: the engine's game goes on, nobody decides any more
+        expected.update(to_move=None, legal_actions=[])
+    assert msg["view"] == expected
     assert msg["events"] == expected_events(game, seat)
     # R5: cards shown to a player (draws, starting hands, spied hands) reach only that player.
     for event in msg["events"]:
         if event["type"] == "cards_seen":
             assert seat is not None and event["to"] == seat, event
-    mine = seat is not None and game.to_move == SEATS.index(seat)
+    mine = not ended and seat is not None and game.to_move == SEATS.index(seat)
     assert [a["id"] for a in msg["legal"]] == (game.legal_actions() if mine else [])
     assert [a["text"] for a in msg["legal"]] == [game.action_text(a["id"]) for a in msg["legal"]]
     assert msg["legal"] == msg["view"]["legal_actions"]  # structured, as the view has them
@@ -140,8 +144,39 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
         "winner",
         "invite",
         "events",
+        "result",
+        "clock",
+        "claim",
+        "rematch",
     }
     assert set(msg) <= allowed
     groups = (msg["view"]["battle"] or {}).get("groups", [])
     for g in groups:
         assert (g["defense_value"] is None) == (not g["blockers"] and g["target"] is None)
+
+
+class FakeTime:
+    """A time source for the server's clocks and claims that moves only when told."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def online_game(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
+    """An online game with both seats taken: its id and the tokens by side."""
+    created = create(client, mode="online", side="rebel", **body)
+    gid = created["game_id"]
+    code = created["invite"].rsplit("/", 1)[1]
+    r = client.post(f"/api/games/{gid}/join", json={"invite": code})
+    assert r.status_code == 200, r.text
+    return gid, {"rebel": tokens(created)["rebel"], "imperial": r.json()["token"]}
+
+
+def post(client: TestClient, path: str, token: str | None, body: Any) -> Any:
+    return client.post(path, json=body, headers=auth(token) if token else {})

@@ -85,7 +85,8 @@ def test_pages_and_the_clients_files_carry_the_headers(
     client: TestClient, game: dict[str, Any]
 ) -> None:
     gid = game["game_id"]
-    for path in ("/", game["invite"], f"/watch/{gid}", f"/game/{gid}"):
+    pages = ("/", game["invite"], f"/watch/{gid}", f"/game/{gid}", f"/replay/{gid}")
+    for path in (*pages, "/cards", "/games", f"/seat/{gid}"):
         r = client.get(path)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), path
         check_headers(r)

@@ -21,7 +21,7 @@ from rebelspace.server import limits
 from rebelspace.server.app import create_app
 from rebelspace.server.games import Session, cards_text
 from rebelspace.server.limits import ClientLimits, Rate, TokenBuckets, parse_rate
-from rebelspace.server.store import Store
+from rebelspace.server.store import SCHEMA_VERSION, Store
 
 
 def test_a_token_bucket_allows_a_burst_then_its_rate() -> None:
@@ -211,4 +211,4 @@ def test_a_database_of_the_first_server_is_upgraded_with_its_games(tmp_path: Pat
         store.close()
     Store(db).close()  # opening an upgraded database again changes nothing
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone() == (2,)
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 import logging
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,15 +34,25 @@ except ModuleNotFoundError as e:  # without the server extra: its one-line hint
     raise_missing("rebelspace.server.app", e)
 
 from .computer import ComputerPlayers
-from .games import MAX_ACTION_TEXT, SEATS, ServerError, Session
+from .games import CLAIM_AFTER, MAX_ACTION_TEXT, SEATS, ServerError, Session
 from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit, ClientLimits
-from .manager import IDLE_DAYS, Connection, GameServer, NewGame
+from .manager import (
+    CLOCK_INCREMENT,
+    CLOCK_INITIAL,
+    IDLE_DAYS,
+    MAX_MINE,
+    Connection,
+    GameServer,
+    NewGame,
+)
+from .replays import replay_text
 from .security import SecurityHeaders, add_docs_pages, page_policy
 from .store import Store
 
 log = logging.getLogger("rebelspace.server")
 
 SWEEP_SECONDS = 3600.0  # how often idle games are looked for
+REPLAY_CACHE = 64  # finished games' replays kept in memory (gzipped)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -66,6 +78,17 @@ class ErrorBody(BaseModel):
     )
 
 
+class ClockSetting(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    initial_s: StrictInt = Field(
+        description=f"each side's time at the start, {CLOCK_INITIAL[0]}..{CLOCK_INITIAL[1]} s"
+    )
+    increment_s: StrictInt = Field(
+        description="added to a side's clock after each of its decisions, "
+        f"{CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
+    )
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["computer", "hotseat", "online"]
@@ -78,6 +101,9 @@ class CreateGame(BaseModel):
         le=2**62,
         description="computer and hot-seat games only: refused for online games, since the "
         "player who chose it could work out the other player's cards",
+    )
+    clock: ClockSetting | None = Field(
+        default=None, description="online games only: each side's clock (default: none)"
     )
 
 
@@ -119,6 +145,24 @@ class ActionBody(BaseModel):
 class UndoBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: StrictInt | None = OPTIONAL_VERSION
+
+
+class EmptyBody(BaseModel):
+    """Resign and claim: no fields needed; ``version`` makes a repeated request refused."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: StrictInt | None = OPTIONAL_VERSION
+
+
+class RematchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    offer: StrictBool = Field(description="true: offer or accept; false: withdraw or decline")
+    version: StrictInt | None = OPTIONAL_VERSION
+
+
+class MineBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tokens: list[Annotated[StrictStr, Field(max_length=200)]] = Field(max_length=MAX_MINE)
 
 
 class UndoAnswer(BaseModel):
@@ -198,6 +242,9 @@ def create_app(
     idle_days: float = IDLE_DAYS,
     sweep_every: float = SWEEP_SECONDS,
     docs: bool = False,
+    claim_after: float = CLAIM_AFTER,
+    now: Callable[[], float] | None = None,
+    replay_unfinished: bool = False,
 ) -> FastAPI:
     """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings).
     ``answer_delay`` (tests only) holds each action's REST answer back that many seconds after
@@ -205,14 +252,26 @@ def create_app(
     ``docs`` serves the API's pages /docs (Swagger UI) and /redoc (ReDoc), which load their
     scripts from a CDN (off by default; /openapi.json is always there). ``limits``: what one
     client address may do; unfinished games idle for ``idle_days`` are deleted by a sweep
-    every ``sweep_every`` seconds."""
+    every ``sweep_every`` seconds. ``claim_after``: seconds an online opponent must be gone
+    before the win may be claimed; ``now``: the time source of clocks and claims (tests);
+    ``replay_unfinished``: replays of unfinished games too (the local server of
+    ``rebelspace replay --open``, which holds only the record's game)."""
     store = Store(db_path)
     server = GameServer(
-        store, computer, cards=cards, options=options, limits=limits, idle_days=idle_days
+        store,
+        computer,
+        cards=cards,
+        options=options,
+        limits=limits,
+        idle_days=idle_days,
+        claim_after=claim_after,
+        now=now or time.monotonic,
     )
+    replays: dict[str, bytes] = {}  # game id -> the finished game's replay, gzipped
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        server.load_clocked_games()  # their clocks run (and flags fall) with nobody asking
         sweeper = asyncio.create_task(_sweeps(server, sweep_every))
         yield
         sweeper.cancel()
@@ -280,7 +339,8 @@ def create_app(
         takes no `seed` (the player who chose it could work out the other's cards). Each client
         address may create a limited number of games (429 `rate_limited`, `Retry-After`)."""
         server.check_rate("create", client_address(request))
-        spec = NewGame(body.mode, body.side, body.opponent, body.level, body.seed)
+        clock = None if body.clock is None else (body.clock.initial_s, body.clock.increment_s)
+        spec = NewGame(body.mode, body.side, body.opponent, body.level, body.seed, clock)
         session, seats, invite = server.create(spec)
         return {
             "game_id": session.id,
@@ -330,11 +390,70 @@ def create_app(
         server.answer_undo(session, seat, body.accept, body.version)
         return state_response(session, seat)
 
+    @app.post("/api/games/{game_id}/resign", responses=STATE)
+    async def resign(game_id: str, body: EmptyBody, request: Request) -> Response:
+        """Give up: the other side wins (`result.reason` "resign"), in every mode."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        server.resign(session, seat, body.version)
+        return state_response(session, seat)
+
+    @app.post("/api/games/{game_id}/claim", responses=STATE)
+    async def claim(game_id: str, body: EmptyBody, request: Request) -> Response:
+        """Claim the win against an online opponent gone long enough (`claim.available_in_ms`
+        is 0); `result.reason` "abandoned"."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        server.claim(session, seat, body.version)
+        return state_response(session, seat)
+
+    @app.post("/api/games/{game_id}/rematch", responses=STATE)
+    async def rematch(game_id: str, body: RematchBody, request: Request) -> Response:
+        """Offer, accept, withdraw or decline a rematch of a finished game: the new game has
+        the sides swapped, and each token opens the other side's seat there."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        server.rematch(session, seat, body.offer, body.version)
+        return state_response(session, seat)
+
+    @app.post("/api/games/mine", responses=REFUSALS)
+    async def mine(body: MineBody) -> dict[str, Any]:
+        """The games these seat tokens hold a seat of, newest activity first (unknown tokens
+        are left out)."""
+        return {"games": server.mine(body.tokens)}
+
+    @app.get("/api/games/{game_id}/replay", responses=REFUSALS)
+    async def replay(game_id: str, request: Request) -> Response:
+        """A finished game from start to end with nothing hidden: one frame per action."""
+        session = server.get(game_id)
+        if not session.over and not replay_unfinished:
+            raise ServerError(
+                409,
+                "conflict",
+                "a replay is only shown once the game is over (it shows both hands)",
+            )
+        data = replays.get(game_id) if session.over else None
+        if data is None:
+            stored = server.store.load_game(game_id)
+            assert stored is not None
+            seats = session.message(None)["seats"]
+            text = await asyncio.to_thread(replay_text, stored, session.result_json(), seats)
+            data = gzip.compress(text.encode(), 6)
+            if session.over:
+                if len(replays) >= REPLAY_CACHE:
+                    replays.pop(next(iter(replays)))
+                replays[game_id] = data
+        headers = {"Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            return Response(data, media_type="application/json", headers=headers)
+        return Response(gzip.decompress(data), media_type="application/json", headers=headers)
+
     @app.get("/api/games/{game_id}/record", responses=REFUSALS)
     async def record(game_id: str) -> dict[str, Any]:
         """The engine's game record (`rebelspace replay` reads it), once the game is over."""
         session = server.get(game_id)
-        if not session.state.is_over:
+        if not session.over:
             raise ServerError(409, "conflict", "the record is kept secret until the game is over")
         return to_record(session.state)
 
@@ -486,7 +605,15 @@ def _static_routes(app: FastAPI) -> None:
         )
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
-    for path in ("/join/{game_id}/{code}", "/watch/{game_id}", "/game/{game_id}"):
+    for path in (
+        "/join/{game_id}/{code}",
+        "/watch/{game_id}",
+        "/game/{game_id}",
+        "/replay/{game_id}",
+        "/cards",
+        "/games",
+        "/seat/{game_id}",  # the seat's token is in the fragment, which never reaches us
+    ):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
 
     def rules() -> HTMLResponse:

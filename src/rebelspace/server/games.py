@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import hmac
 import json
-from dataclasses import dataclass, fields, is_dataclass
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from rebelspace.engine import (
@@ -33,7 +36,9 @@ from .store import StaleVersionError, Store, StoredGame, hash_token
 
 SEATS = ("rebel", "imperial")
 MODES = ("computer", "hotseat", "online")
+REASONS = ("rules", "resign", "time", "abandoned")  # how a game ended (the state's ``result``)
 MAX_ACTION_TEXT = 200  # characters: the longest real action text is under 80
+CLAIM_AFTER = 60.0  # seconds an online opponent must be gone before the win may be claimed
 
 
 class ServerError(Exception):
@@ -113,7 +118,18 @@ class UndoRequest:
 class Session:
     """One game in memory: its stored row, the rebuilt state and per-ply bookkeeping."""
 
-    def __init__(self, stored: StoredGame) -> None:
+    def __init__(
+        self,
+        stored: StoredGame,
+        now: Callable[[], float] = time.monotonic,
+        claim_after: float = CLAIM_AFTER,
+    ) -> None:
+        """``now``: the server's time source (seconds). At loading, a running clock resumes
+        from its stored time left (time while the server was down is not charged), and an
+        absent seat counts as gone since then. ``claim_after``: seconds a seat must have been
+        gone before the other may claim the win (online games without a clock)."""
+        self.now = now
+        self.claim_after = claim_after
         row = self.row = stored.row
         self.token_hashes: list[str | None] = list(row.token_hashes)
         self.cards = cards_from_text(row.cards)
@@ -135,6 +151,17 @@ class Session:
         self._events: dict[int | None, list[dict[str, Any]]] = {}
         for action, seat in stored.actions:
             self._apply(action, seat)
+        # How the game ended when not by its rules (the engine knows those): (winner, reason).
+        self.ended: tuple[int | None, str] | None = None
+        if stored.reason is not None:
+            self.ended = (row.winner, stored.reason)
+        self.clock_ms: list[int] | None = None if stored.clock_ms is None else [*stored.clock_ms]
+        loaded = now()
+        self.clock_since = loaded  # when the running clock last had clock_ms[running] left
+        self.rematch_seat, self.rematch_id = stored.rematch
+        self.gone_since = [loaded, loaded]  # per seat: since when it has had no connection
+        self.timer: Any = None  # the manager's asyncio task for flag fall and claim pushes
+        self.timer_checked = loaded  # deadlines up to this time have been acted on
 
     @property
     def id(self) -> str:
@@ -161,6 +188,24 @@ class Session:
         self.seats.append(seat)
         self.revealed.append(reveals(events))
         return self.state.history[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.ended is not None or self.state.is_over
+
+    def result(self) -> tuple[int | None, str] | None:
+        """(winner, reason) once the game is over, else None."""
+        if self.ended is not None:
+            return self.ended
+        outcome = self.state.outcome
+        return None if outcome is None else (outcome.winner, "rules")
+
+    def result_json(self) -> dict[str, Any] | None:
+        result = self.result()
+        if result is None:
+            return None
+        winner, reason = result
+        return {"winner": None if winner is None else SEATS[winner], "reason": reason}
 
     def rebuild(self, actions: list[tuple[int, int]]) -> None:
         """Replay from the start (undo, or a failed write): connections and tokens are kept."""
@@ -222,7 +267,7 @@ class Session:
         if seat == self.computer_seat:
             raise ServerError(403, "forbidden", "the computer plays this seat")
         self.check_version(version)
-        if state.is_over:
+        if self.over:
             raise ServerError(409, "conflict", "the game is over")
         if any(h is None for h in self.token_hashes) and self.computer_seat is None:
             raise ServerError(409, "conflict", "the other seat is still open: wait for a player")
@@ -263,6 +308,8 @@ class Session:
     def commit(self, action_id: int, seat: int, store: Store) -> int:
         """Apply, then write (checking the version in the same transaction); if the write fails
         the game is rebuilt from the database."""
+        now = self.now()
+        clocks = self.clocks_at(now)  # before the action: the deciding seat's clock runs
         try:
             applied = self._apply(action_id, seat)
         except IllegalActionError as e:
@@ -271,6 +318,9 @@ class Session:
             raise ServerError(422, "invalid_action", str(e)) from None
         self.undo = None
         outcome = self.state.outcome
+        if clocks is not None:
+            assert self.row.clock is not None
+            clocks[seat] += self.row.clock[1] * 1000  # the increment, after each decision
         try:
             store.add_action(
                 self.id,
@@ -279,6 +329,7 @@ class Session:
                 applied,
                 seat,
                 None if outcome is None else outcome.winner,
+                None if clocks is None else (clocks[0], clocks[1]),
             )
         except StaleVersionError as e:
             # Only a second writer on the database gets here (the checks above run first).
@@ -288,7 +339,74 @@ class Session:
             self.rebuild(self.actions()[:-1])
             raise
         self.version += 1
+        self._set_clocks(clocks, now)
         return applied
+
+    # --- the end of a game otherwise than by the rules, and clocks
+
+    def end(self, winner: int | None, reason: str, store: Store) -> None:
+        """End the unfinished game (resign, time, abandoned): stored, then here."""
+        assert reason in REASONS and not self.over
+        now = self.now()
+        clocks = self.clocks_at(now)
+        try:
+            store.end_game(
+                self.id,
+                self.version,
+                winner,
+                reason,
+                None if clocks is None else (clocks[0], clocks[1]),
+            )
+        except StaleVersionError as e:
+            raise stale(e.version) from None
+        self.version += 1
+        self.ended = (winner, reason)
+        self.undo = None
+        self._set_clocks(clocks, now)
+
+    def clock_running(self) -> int | None:
+        """The seat whose clock runs: the one to decide, once both seats are taken."""
+        if self.clock_ms is None or self.over or None in self.token_hashes:
+            return None
+        return self.state.to_move
+
+    def clocks_at(self, now: float) -> list[int] | None:
+        """Each side's time left (ms) at ``now``; None without a clock."""
+        if self.clock_ms is None:
+            return None
+        clocks = list(self.clock_ms)
+        running = self.clock_running()
+        if running is not None:
+            spent = round((now - self.clock_since) * 1000)
+            clocks[running] = max(0, clocks[running] - spent)
+        return clocks
+
+    def _set_clocks(self, clocks: list[int] | None, now: float) -> None:
+        if clocks is not None:
+            self.clock_ms, self.clock_since = clocks, now
+
+    def restart_clock(self) -> None:
+        """The running clock starts now (the second seat was just taken)."""
+        self.clock_since = self.now()
+
+    def flag_fallen(self) -> int | None:
+        """The seat whose clock has run out (the game goes on until the manager ends it)."""
+        running = self.clock_running()
+        clocks = self.clocks_at(self.now())
+        if running is None or clocks is None or clocks[running] > 0:
+            return None
+        return running
+
+    def claim_in_ms(self, seat: int) -> int | None:
+        """Milliseconds until ``seat`` may claim the win against its absent opponent (0: now),
+        or None when no claim is coming (another mode, a clock, the opponent is here...)."""
+        other = 1 - seat
+        if self.mode != "online" or self.clock_ms is not None or self.over:
+            return None
+        if self.token_hashes[other] is None or self.connected(other):
+            return None
+        wait = self.claim_after - (self.now() - self.gone_since[other])
+        return max(0, math.ceil(wait * 1000))
 
     # --- undo
 
@@ -296,7 +414,7 @@ class Session:
         """(plies to keep, "") if ``seat`` may take back its last decision, else (None, why)."""
         if seat == self.computer_seat:
             return None, "the computer's seat does not undo"
-        if self.state.is_over:
+        if self.over:
             return None, "the game is over"
         last = next((i for i in range(self.plies - 1, -1, -1) if self.seats[i] == seat), None)
         if last is None:
@@ -318,12 +436,17 @@ class Session:
         return last, ""
 
     def take_back(self, keep: int, store: Store) -> None:
+        now = self.now()
+        clocks = self.clocks_at(now)  # the time spent so far stays spent
         try:
-            store.truncate(self.id, self.version, keep)
+            store.truncate(
+                self.id, self.version, keep, None if clocks is None else (clocks[0], clocks[1])
+            )
         except StaleVersionError as e:
             raise stale(e.version) from None
         self.version += 1
         self.rebuild(self.actions()[:keep])
+        self._set_clocks(clocks, now)
 
     def ask_undo(self, request: UndoRequest | None, store: Store) -> None:
         """Store a pending undo request (None: clear it), then keep it here."""
@@ -342,7 +465,9 @@ class Session:
         seat's own view (R5), or the public view for a spectator."""
         state = self.state
         view = state.public_view() if seat is None else state.view(seat)
-        outcome = state.outcome
+        if self.ended is not None:  # resigned, out of time or abandoned: nobody decides now
+            view = replace(view, to_move=None, legal_actions=())
+        result = self.result_json()
         allowed = False
         if seat is not None and self.undo is None:
             allowed = self.undo_target(seat)[0] is not None
@@ -367,10 +492,22 @@ class Session:
                 "pending_from": None if self.undo is None else SEATS[self.undo.seat],
                 "allowed": allowed,
             },
-            "over": outcome is not None,
-            "winner": None if outcome is None else SEATS[outcome.winner],
+            "over": result is not None,
+            "winner": None if result is None else result["winner"],
             "events": self.events_json(seat),
+            "result": result,
+            "clock": self.clock_json(),
+            "claim": None,
+            "rematch": None,
         }
+        if seat is not None:
+            wait = self.claim_in_ms(seat)
+            msg["claim"] = None if wait is None else {"available_in_ms": wait}
+        if result is not None:
+            msg["rematch"] = {
+                "offered_by": None if self.rematch_seat is None else SEATS[self.rematch_seat],
+                "game_id": self.rematch_id,
+            }
         if (
             seat == self.row.creator_seat
             and self.row.invite is not None
@@ -378,6 +515,20 @@ class Session:
         ):
             msg["invite"] = invite_path(self.id, self.row.invite)
         return json.dumps(msg, default=_fields)
+
+    def clock_json(self) -> dict[str, Any] | None:
+        clocks = self.clocks_at(self.now())
+        if clocks is None:
+            return None
+        assert self.row.clock is not None
+        running = self.clock_running()
+        return {
+            "initial_s": self.row.clock[0],
+            "increment_s": self.row.clock[1],
+            "rebel_ms": clocks[0],
+            "imperial_ms": clocks[1],
+            "running": None if running is None else SEATS[running],
+        }
 
     def events_json(self, seat: int | None) -> list[dict[str, Any]]:
         """The events the seat may see (R5; None: a spectator, the public ones), in order, as

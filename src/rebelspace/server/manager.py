@@ -14,13 +14,16 @@ import math
 import re
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from rebelspace.engine import CardDB, RulesOptions, default_cards
 
 from .computer import ComputerPlayers, agent_seed
 from .games import (
+    CLAIM_AFTER,
     MODES,
     SEATS,
     ServerError,
@@ -31,7 +34,7 @@ from .games import (
     not_found,
 )
 from .limits import ClientLimits, TokenBuckets
-from .store import Store, hash_token
+from .store import MyGame, Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
 
@@ -77,6 +80,33 @@ class NewGame:
     opponent: str = "ismcts"
     level: str = "normal"
     seed: int | None = None
+    clock: tuple[int, int] | None = None  # online games: (initial, increment) in seconds
+
+
+CLOCK_INITIAL = (10, 7200)  # seconds: the range a clock's initial time may take
+CLOCK_INCREMENT = (0, 120)
+MAX_MINE = 100  # tokens in one POST /api/games/mine
+
+
+def check_clock(mode: str, clock: tuple[int, int]) -> None:
+    """A clock setting a game may be created with, or ``bad_request``."""
+    if mode != "online":
+        raise ServerError(400, "bad_request", "only online games have a clock")
+    initial, increment = clock
+    low, high = CLOCK_INITIAL
+    if not low <= initial <= high:
+        raise ServerError(
+            400, "bad_request", f"clock.initial_s must be {low}..{high} seconds, got {initial}"
+        )
+    low, high = CLOCK_INCREMENT
+    if not low <= increment <= high:
+        raise ServerError(
+            400, "bad_request", f"clock.increment_s must be {low}..{high} seconds, got {increment}"
+        )
+
+
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 class GameServer:
@@ -90,8 +120,13 @@ class GameServer:
         options: RulesOptions | None = None,
         limits: ClientLimits | None = None,
         idle_days: float = IDLE_DAYS,
+        claim_after: float = CLAIM_AFTER,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``now``: the time source of clocks and claims (seconds; tests pass their own)."""
         self.store = store
+        self.claim_after = claim_after
+        self.now = now
         # New games use these (``serve --cards/--rule``); each game stores its own, so a game
         # keeps its cards and rules across restarts whatever the server is started with.
         self.cards = cards or default_cards()
@@ -145,16 +180,27 @@ class GameServer:
             raise not_found(game_id)
         if len(self.sessions) >= self.cache_size:
             self._evict()
-        session = Session(loaded)
+        session = Session(loaded, self.now, self.claim_after)
         session.used = time.monotonic()
         self.sessions[game_id] = session
         self._start_computer(session)  # resumes a computer turn cut off by a restart
+        self.arm_timer(session)  # a clock resumes (time while the server was down not charged)
         return session
+
+    def load_clocked_games(self) -> None:
+        """At start: every game whose clock runs, so its flag falls even if nobody asks."""
+        for game_id in self.store.clocked_games():
+            self.get(game_id)
 
     def _evict(self) -> None:
         """Drop the least recently used half of the idle games from memory (no connection, no
-        computer thinking). The database holds them; the next request loads them again."""
-        idle = [s for s in self.sessions.values() if not s.connections and not s.computer_running]
+        computer thinking, no clock running: dropping it would lose the time spent since its
+        last change). The database holds them; the next request loads them again."""
+        idle = [
+            s
+            for s in self.sessions.values()
+            if not s.connections and not s.computer_running and s.clock_running() is None
+        ]
         idle.sort(key=lambda s: s.used)
         for s in idle[: max(1, len(idle) // 2)]:
             del self.sessions[s.id]
@@ -166,6 +212,8 @@ class GameServer:
         if spec.mode == "online" and spec.seed is not None:
             # Whoever chose the seed could work out the other player's cards.
             raise ServerError(400, "bad_request", "an online game's seed is chosen by the server")
+        if spec.clock is not None:
+            check_clock(spec.mode, spec.clock)
         side = secrets.randbelow(2) if spec.side == "random" else SEATS.index(spec.side)
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**62)
         tokens: list[str | None] = [None, None]
@@ -191,6 +239,7 @@ class GameServer:
                 None if tokens[0] is None else hash_token(tokens[0]),
                 None if tokens[1] is None else hash_token(tokens[1]),
             ),
+            clock=spec.clock,
         )
         session = self.get(game_id)
         seats = [(p, t) for p, t in enumerate(tokens) if t is not None]
@@ -211,6 +260,9 @@ class GameServer:
         ):
             raise ServerError(409, "conflict", "the seat has been taken")
         session.token_hashes[seat] = digest
+        session.gone_since[seat] = self.now()  # not connected yet: a claim counts from here
+        session.restart_clock()  # both seats taken: the first decision's clock starts now
+        self.arm_timer(session)
         self.broadcast(session)
         return seat, token
 
@@ -219,7 +271,9 @@ class GameServer:
     def act(self, session: Session, seat: int, action: object, version: object) -> str:
         """Apply and store a seat's action chosen at ``version``, push the new state; returns
         the seat's message."""
+        self.check_flag(session)  # a decision after the flag fell is too late
         session.act(seat, action, version, self.store)
+        self.arm_timer(session)
         texts = self.broadcast(session)
         self._start_computer(session)  # a task: it runs after this request is answered
         return texts.get(seat) or session.message_text(seat)
@@ -256,12 +310,211 @@ class GameServer:
             raise ServerError(409, "conflict", "there is no undo request for you to answer")
         if accept:
             session.take_back(request.keep, self.store)
+            self.arm_timer(session)
         else:
             session.ask_undo(None, self.store)
         self.send_to(
             session, request.seat, {"type": "undo_answer", "from": SEATS[seat], "accept": accept}
         )
         self.broadcast(session)
+
+    # --- the end of a game: resign, time, claims; rematches
+
+    def resign(self, session: Session, seat: int, version: object = None) -> None:
+        """The seat gives up: the other side wins (``result.reason`` "resign")."""
+        if version is not None:
+            session.check_version(version)
+        self.check_flag(session)
+        if session.over:
+            raise ServerError(409, "conflict", "the game is over")
+        self._end(session, 1 - seat, "resign")
+
+    def claim(self, session: Session, seat: int, version: object = None) -> None:
+        """The seat claims the win against an opponent gone for ``claim_after`` seconds."""
+        if version is not None:
+            session.check_version(version)
+        wait = session.claim_in_ms(seat)
+        if wait is None:
+            raise ServerError(
+                409,
+                "conflict",
+                "no claim here: only in an unfinished online game without a clock, while the "
+                "opponent's seat is taken but not connected",
+            )
+        if wait > 0:
+            raise ServerError(
+                409,
+                "conflict",
+                f"the opponent has not been gone long enough: the claim is available in "
+                f"{math.ceil(wait / 1000)} s",
+            )
+        self._end(session, seat, "abandoned")
+
+    def check_flag(self, session: Session) -> None:
+        """End the game if the running clock has run out (the timer may not have run yet)."""
+        flagged = session.flag_fallen()
+        if flagged is not None:
+            self._end(session, 1 - flagged, "time")
+
+    def _end(self, session: Session, winner: int, reason: str) -> None:
+        session.end(winner, reason, self.store)
+        self.arm_timer(session)  # nothing left to time: the timer stops
+        self.broadcast(session)
+
+    def rematch(self, session: Session, seat: int, offer: bool, version: object = None) -> None:
+        """Offer or accept (``offer``), withdraw or decline (not ``offer``) a rematch."""
+        if version is not None:
+            session.check_version(version)
+        if not session.over:
+            raise ServerError(409, "conflict", "a rematch is for a game that is over")
+        if session.rematch_id is not None:
+            if offer:
+                return  # accepted already: offering again changes nothing
+            raise ServerError(409, "conflict", "the rematch has already started")
+        if not offer:
+            if session.rematch_seat is not None:
+                self.store.set_rematch_offer(session.id, session.version, None)
+                session.version += 1
+                session.rematch_seat = None
+                self.broadcast(session)
+            return
+        if session.mode == "online" and session.rematch_seat in (None, seat):
+            if session.rematch_seat is None:
+                self.store.set_rematch_offer(session.id, session.version, seat)
+                session.version += 1
+                session.rematch_seat = seat
+                self.broadcast(session)
+            return
+        self._start_rematch(session)
+
+    def _start_rematch(self, session: Session) -> None:
+        """The new game: same mode, rules, cards, computer and clock, a fresh seed and the
+        sides swapped; each token opens the other side's seat (its hash moves over)."""
+        row = session.row
+        game_id = secrets.token_urlsafe(9)
+        self.store.create_game(
+            game_id=game_id,
+            mode=row.mode,
+            seed=secrets.randbelow(2**62),
+            rules=row.rules,
+            cards=row.cards,
+            agent=row.agent,
+            computer_seat=None if row.computer_seat is None else 1 - row.computer_seat,
+            creator_seat=1 - row.creator_seat,
+            invite=None,  # both seats are taken
+            token_hashes=(session.token_hashes[1], session.token_hashes[0]),
+            clock=row.clock,
+            rematch_of=(session.id, session.version),
+        )
+        session.version += 1
+        session.rematch_id, session.rematch_seat = game_id, None
+        self.get(game_id)  # loaded: the computer moves first if it is its turn
+        self.broadcast(session)
+
+    def mine(self, tokens: list[str]) -> list[dict[str, Any]]:
+        """The games these tokens hold a seat of, newest activity first."""
+        if len(tokens) > MAX_MINE:
+            raise ServerError(400, "bad_request", f"at most {MAX_MINE} tokens at once")
+        out = []
+        for game in self.store.games_of([hash_token(t) for t in tokens]):
+            out.append(self._my_game(game))
+        return out
+
+    def _my_game(self, game: MyGame) -> dict[str, Any]:
+        over = game.winner is not None
+        turn = None
+        if not over:  # whose decision: the game itself knows (loaded, or cached)
+            session = self.get(game.id)
+            over = session.over
+            turn = None if over else SEATS[session.state.to_move]
+        result = None
+        if over:
+            reason = game.reason or "rules"
+            result = {
+                "winner": None if game.winner is None else SEATS[game.winner],
+                "reason": reason,
+            }
+        name = level = None
+        if game.computer_seat is not None and game.agent is not None:
+            name, _, level_text = game.agent.partition(":")
+            level = level_text or None
+        return {
+            "game_id": game.id,
+            "seat": SEATS[game.seat],
+            "mode": game.mode,
+            "created": _iso(game.created),
+            "updated": _iso(game.active),
+            "over": over,
+            "result": result,
+            "opponent": {
+                "kind": "human" if game.computer_seat is None else "computer",
+                "name": name,
+                "level": level,
+            },
+            "plies": game.plies,
+            "turn": turn,
+        }
+
+    # --- timers: flag fall and claims
+
+    def arm_timer(self, session: Session) -> None:
+        """(Re)start the game's timer for its next deadline: the running clock's flag fall,
+        or the moment a seat's claim becomes available (a fresh state is pushed then)."""
+        if session.timer is not None:
+            session.timer.cancel()
+            session.timer = None
+        delay = self._next_deadline(session)
+        if delay is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._wait_deadline(session, delay))
+        session.timer = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _next_deadline(self, session: Session) -> float | None:
+        """Seconds from now to the next deadline not yet acted on, or None."""
+        now = self.now()
+        deadlines = []
+        running = session.clock_running()
+        clocks = session.clocks_at(now)
+        if running is not None and clocks is not None:
+            deadlines.append(clocks[running] / 1000)
+        for at in self._claim_times(session):
+            if at > session.timer_checked:  # not pushed yet
+                deadlines.append(at - now)
+        return min(deadlines, default=None)
+
+    @staticmethod
+    def _claim_times(session: Session) -> list[float]:
+        """When each pending claim becomes (or became) available, in the time source's time."""
+        return [
+            session.gone_since[1 - seat] + session.claim_after
+            for seat in (0, 1)
+            if session.claim_in_ms(seat) is not None
+        ]
+
+    async def _wait_deadline(self, session: Session, delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay))
+        session.timer = None
+        try:
+            flagged = session.flag_fallen()
+            if flagged is not None:
+                self._end(session, 1 - flagged, "time")
+                return
+            now = self.now()
+            due = [at for at in self._claim_times(session) if session.timer_checked < at <= now]
+            if due:
+                session.timer_checked = now
+                self.broadcast(session)  # a claim has just become available
+        except Exception:
+            log.exception("the timer of game %s failed", session.id)
+            return
+        self.arm_timer(session)
+
+    def wake_timers(self) -> None:
+        """Re-arm every game's timer from the time source now (tests whose time source jumps)."""
+        for session in list(self.sessions.values()):
+            self.arm_timer(session)
 
     # --- the computer
 
@@ -279,7 +532,11 @@ class GameServer:
         row = session.row
         assert seat is not None and row.agent is not None
         try:
-            while session.state.to_move == seat and self.sessions.get(session.id) is session:
+            while (
+                not session.over
+                and session.state.to_move == seat
+                and self.sessions.get(session.id) is session
+            ):
                 version = session.version
                 state = session.state
                 action = await self.computer.decide(
@@ -291,7 +548,7 @@ class GameServer:
                     agent_seed(row.seed, session.plies),
                 )
                 if session.version != version:
-                    continue  # an undo changed the game while the computer thought
+                    continue  # an undo or a resign changed the game while the computer thought
                 session.commit(action, seat, self.store)
                 self.broadcast(session)
                 await asyncio.sleep(0)  # an instant agent must still let other games run
@@ -326,6 +583,8 @@ class GameServer:
         session.connections.discard(conn)
         seat = conn.seat
         if seat is not None and not session.connected(seat):
+            session.gone_since[seat] = self.now()
+            self.arm_timer(session)  # the other seat's claim becomes available later
             self.send_to(session, 1 - seat, {"type": "opponent", "connected": False})
             self.broadcast(session)
 
@@ -349,6 +608,9 @@ class GameServer:
         return texts
 
     async def close(self) -> None:
+        for session in self.sessions.values():
+            if session.timer is not None:
+                session.timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         for session in self.sessions.values():

@@ -32,7 +32,7 @@ CHECKPOINT_SECONDS = 1.0
 WAL_SIZE_LIMIT = 8 * 2**20  # bytes
 SWEEP_BATCH = 500  # games deleted per transaction, so a sweep never holds the writer long
 
-SCHEMA_VERSION = 2  # PRAGMA user_version; 0: the first server's database (migrated on open)
+SCHEMA_VERSION = 3  # PRAGMA user_version; 0: the first server's, 2: before issue 13 (migrated)
 
 TABLES = (
     """CREATE TABLE games (
@@ -52,7 +52,14 @@ TABLES = (
     version INTEGER NOT NULL DEFAULT 0,  -- changes so far (actions and undos); never goes down
     active REAL NOT NULL DEFAULT 0,  -- time of the last change, join or undo request
     undo_seat INTEGER,               -- a pending undo request: who asked (NULL: none)
-    undo_keep INTEGER                -- and the plies kept if it is accepted
+    undo_keep INTEGER,               -- and the plies kept if it is accepted
+    reason TEXT,                     -- how it ended if not by the rules: resign|time|abandoned
+    clock_initial INTEGER,           -- seconds (NULL: no clock)
+    clock_increment INTEGER,         -- seconds added after each decision
+    clock0_ms INTEGER,               -- the Rebel's time left at the last stored change
+    clock1_ms INTEGER,               -- the Imperial's
+    rematch_seat INTEGER,            -- the seat offering a rematch (NULL: none)
+    rematch_id TEXT                  -- the rematch game, once it exists
 )""",
     """CREATE TABLE actions (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -66,6 +73,22 @@ TABLES = (
     cards TEXT NOT NULL              -- CardDB.to_data() as JSON
 ) WITHOUT ROWID""",
     "CREATE INDEX games_idle ON games (active) WHERE winner IS NULL",
+    # A player's games, by seat token hash (POST /api/games/mine)
+    "CREATE INDEX games_token0 ON games (token0)",
+    "CREATE INDEX games_token1 ON games (token1)",
+)
+
+# From user_version 2 (before issue 13): results other than the rules', clocks, rematches.
+MIGRATE_FROM_2 = (
+    "ALTER TABLE games ADD COLUMN reason TEXT",
+    "ALTER TABLE games ADD COLUMN clock_initial INTEGER",
+    "ALTER TABLE games ADD COLUMN clock_increment INTEGER",
+    "ALTER TABLE games ADD COLUMN clock0_ms INTEGER",
+    "ALTER TABLE games ADD COLUMN clock1_ms INTEGER",
+    "ALTER TABLE games ADD COLUMN rematch_seat INTEGER",
+    "ALTER TABLE games ADD COLUMN rematch_id TEXT",
+    TABLES[4],
+    TABLES[5],
 )
 
 # From the first server's database (user_version 0): the same games and actions, each game's
@@ -112,6 +135,7 @@ class GameRow:
     invite: str | None
     token_hashes: tuple[str | None, str | None]
     winner: int | None
+    clock: tuple[int, int] | None = None  # (initial, increment) in seconds; None: no clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +144,29 @@ class StoredGame:
     actions: list[tuple[int, int]]  # (action id, seat) in order
     version: int
     undo: tuple[int, int] | None  # a pending undo request: (seat that asked, plies kept)
+    reason: str | None = None  # resign | time | abandoned: how it ended, if not by the rules
+    clock_ms: tuple[int, int] | None = None  # each side's time left at the last stored change
+    rematch: tuple[int | None, str | None] = (None, None)  # (seat offering, rematch game id)
+
+
+@dataclass(frozen=True, slots=True)
+class MyGame:
+    """One seat of a stored game, as ``POST /api/games/mine`` lists it."""
+
+    id: str
+    seat: int
+    mode: str
+    created: float
+    active: float
+    winner: int | None
+    reason: str | None
+    agent: str | None
+    computer_seat: int | None
+    plies: int
+
+
+def _clock_sets(clock_ms: tuple[int, int] | None) -> tuple[str, ...]:
+    return () if clock_ms is None else ("clock0_ms = ?", "clock1_ms = ?")
 
 
 class Store:
@@ -158,7 +205,11 @@ class Store:
             exists = self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
             ).fetchone()
-            for statement in MIGRATE_FROM_0 if exists else TABLES:
+            if not exists:
+                statements: tuple[str, ...] = TABLES
+            else:
+                statements = (MIGRATE_FROM_0 if version < 2 else ()) + MIGRATE_FROM_2
+            for statement in statements:
                 self._db.execute(statement)
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -208,17 +259,29 @@ class Store:
         creator_seat: int,
         invite: str | None,
         token_hashes: tuple[str | None, str | None],
+        clock: tuple[int, int] | None = None,
+        rematch_of: tuple[str, int] | None = None,
     ) -> None:
+        """A new game. ``rematch_of`` (game id, version): this game is that game's rematch,
+        recorded there (its version checked and bumped) in the same transaction."""
         now = time.time()
         digest = hash_text(cards)
+        initial, increment = clock if clock is not None else (None, None)
+        ms = None if initial is None else initial * 1000
         with self._transaction():
+            if rematch_of is not None:
+                old_id, old_version = rematch_of
+                self._bump(
+                    old_id, old_version, "rematch_id = ?", "rematch_seat = NULL", args=(game_id,)
+                )
             self._db.execute(
                 "INSERT OR IGNORE INTO cardlists (hash, cards) VALUES (?, ?)", (digest, cards)
             )
             self._db.execute(
                 "INSERT INTO games (id, created, mode, seed, rules, cards, agent, computer_seat,"
-                " creator_seat, invite, token0, token1, active)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " creator_seat, invite, token0, token1, active, clock_initial, clock_increment,"
+                " clock0_ms, clock1_ms)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_id,
                     now,
@@ -232,6 +295,10 @@ class Store:
                     invite,
                     *token_hashes,
                     now,
+                    initial,
+                    increment,
+                    ms,
+                    ms,
                 ),
             )
 
@@ -241,7 +308,8 @@ class Store:
             row = self._db.execute(
                 "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
                 " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
-                " g.undo_seat, g.undo_keep"
+                " g.undo_seat, g.undo_keep, g.reason, g.clock_initial, g.clock_increment,"
+                " g.clock0_ms, g.clock1_ms, g.rematch_seat, g.rematch_id"
                 " FROM games g JOIN cardlists c ON c.hash = g.cards WHERE g.id = ?",
                 (game_id,),
             ).fetchone()
@@ -262,9 +330,18 @@ class Store:
             invite=row[8],
             token_hashes=(row[9], row[10]),
             winner=row[11],
+            clock=None if row[16] is None else (int(row[16]), int(row[17])),
         )
         undo = None if row[13] is None else (int(row[13]), int(row[14]))
-        return StoredGame(game, [(a, s) for a, s in actions], int(row[12]), undo)
+        return StoredGame(
+            game,
+            [(a, s) for a, s in actions],
+            int(row[12]),
+            undo,
+            reason=row[15],
+            clock_ms=None if row[16] is None else (int(row[18]), int(row[19])),
+            rematch=(row[20], row[21]),
+        )
 
     def _bump(self, game_id: str, version: int, *sets: str, args: tuple[Any, ...] = ()) -> None:
         """Inside a transaction: version + 1 if the game is at ``version``, else refuse."""
@@ -278,11 +355,18 @@ class Store:
             raise StaleVersionError(-1 if row is None else int(row[0]))
 
     def add_action(
-        self, game_id: str, version: int, ply: int, action: int, seat: int, winner: int | None
+        self,
+        game_id: str,
+        version: int,
+        ply: int,
+        action: int,
+        seat: int,
+        winner: int | None,
+        clock_ms: tuple[int, int] | None = None,
     ) -> None:
         """Append one applied action chosen at ``version`` (and the result, if it ended the
-        game), clearing any undo request, in one transaction; ``StaleVersionError`` and nothing
-        written if the game is no longer at that version."""
+        game, and the clocks after it), clearing any undo request, in one transaction;
+        ``StaleVersionError`` and nothing written if the game is no longer at that version."""
         with self._transaction():
             self._bump(
                 game_id,
@@ -290,18 +374,86 @@ class Store:
                 "winner = ?",
                 "undo_seat = NULL",
                 "undo_keep = NULL",
-                args=(winner,),
+                *_clock_sets(clock_ms),
+                args=(winner, *(clock_ms or ())),
             )
             self._db.execute(
                 "INSERT INTO actions (game_id, ply, action, seat) VALUES (?,?,?,?)",
                 (game_id, ply, action, seat),
             )
 
-    def truncate(self, game_id: str, version: int, plies: int) -> None:
+    def truncate(
+        self, game_id: str, version: int, plies: int, clock_ms: tuple[int, int] | None = None
+    ) -> None:
         """Undo at ``version``: keep only the first ``plies`` actions (one transaction)."""
         with self._transaction():
-            self._bump(game_id, version, "undo_seat = NULL", "undo_keep = NULL")
+            self._bump(
+                game_id,
+                version,
+                "undo_seat = NULL",
+                "undo_keep = NULL",
+                *_clock_sets(clock_ms),
+                args=tuple(clock_ms or ()),
+            )
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, plies))
+
+    def end_game(
+        self,
+        game_id: str,
+        version: int,
+        winner: int | None,
+        reason: str,
+        clock_ms: tuple[int, int] | None = None,
+    ) -> None:
+        """End an unfinished game at ``version`` otherwise than by the rules (resign, time,
+        abandoned), clearing any undo request."""
+        with self._transaction():
+            self._bump(
+                game_id,
+                version,
+                "winner = ?",
+                "reason = ?",
+                "undo_seat = NULL",
+                "undo_keep = NULL",
+                *_clock_sets(clock_ms),
+                args=(winner, reason, *(clock_ms or ())),
+            )
+
+    def set_rematch_offer(self, game_id: str, version: int, seat: int | None) -> None:
+        """A finished game's rematch offer (the seat offering; None: withdrawn, declined)."""
+        with self._transaction():
+            self._bump(game_id, version, "rematch_seat = ?", args=(seat,))
+
+    def games_of(self, token_hashes: Collection[str]) -> list[MyGame]:
+        """The seats the token hashes open, newest activity first."""
+        hashes = sorted(set(token_hashes))
+        if not hashes:
+            return []
+        marks = ",".join("?" * len(hashes))
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, 0, g.mode, g.created,"
+                " g.active, g.winner, g.reason, g.agent, g.computer_seat,"
+                " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
+                f" FROM games g WHERE g.token0 IN ({marks})"
+                " UNION ALL "
+                "SELECT g.id, 1, g.mode, g.created, g.active, g.winner, g.reason, g.agent,"
+                " g.computer_seat, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
+                f" FROM games g WHERE g.token1 IN ({marks})"
+                " ORDER BY 5 DESC",
+                (*hashes, *hashes),
+            ).fetchall()
+        return [MyGame(*row) for row in rows]
+
+    def clocked_games(self) -> list[str]:
+        """Unfinished games with a clock and both seats taken: their clocks run (a restarted
+        server loads them at once, so a flag still falls when nobody asks for the game)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM games WHERE winner IS NULL AND clock_initial IS NOT NULL"
+                " AND token0 IS NOT NULL AND token1 IS NOT NULL"
+            ).fetchall()
+        return [gid for (gid,) in rows]
 
     def set_undo(self, game_id: str, request: tuple[int, int] | None) -> None:
         """Store a pending undo request (seat that asked, plies kept), or clear it (None)."""
