@@ -1,0 +1,125 @@
+"""Helpers of the browser tests of issue 13's pages (online endings, replays, the gallery):
+opening a page in its own browser context, calling the REST API, games made over REST, and a
+server started with extra `serve` options."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from web_harness import Server
+
+
+class ServerWith(Server):
+    """The fixtures' server with extra `rebelspace serve` options (e.g. --claim-after 2)."""
+
+    def __init__(self, db: Path, log: Path, extra: Sequence[str]) -> None:
+        super().__init__(db, log)
+        self.extra = list(extra)
+
+    def start(self) -> None:
+        log = self.log_path.open("ab")
+        cmd = [sys.executable, "-m", "rebelspace.cli", "serve", "--port", str(self.port)]
+        cmd += ["--db", str(self.db), "--workers", "1", *self.extra]
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/openapi.json", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
+
+
+def open_page(
+    browser: Any, url: str, errors: list[str], storage: dict[str, Any] | None = None
+) -> Any:
+    """A page in a browser context of its own (a device); `storage`: the seats to put in its
+    localStorage first (as the lobby would have kept them)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    if storage is not None:
+        context.add_init_script(
+            f"if (!localStorage.getItem('rebelspace.games')) "
+            f"localStorage.setItem('rebelspace.games', {json.dumps(json.dumps(storage))});"
+        )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on(
+        "console",
+        lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None,
+    )
+    page.goto(url)
+    return page
+
+
+def api(server: Server, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{server.url}{path}", data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token is not None:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def api_status(server: Server, method: str, path: str, body: Any = None) -> int:
+    """The HTTP status of a request (for refusals)."""
+    try:
+        api(server, method, path, body=body)
+    except urllib.error.HTTPError as e:
+        return e.code
+    return 200
+
+
+def online_game(server: Server, clock: dict[str, int] | None = None) -> dict[str, Any]:
+    """An online game made over REST with both seats taken: {game_id, rebel, imperial}."""
+    body: dict[str, Any] = {"mode": "online", "side": "rebel"}
+    if clock is not None:
+        body["clock"] = clock
+    created = api(server, "POST", "/api/games", body=body)
+    game_id = created["game_id"]
+    code = created["invite"].rsplit("/", 1)[1]
+    joined = api(server, "POST", f"/api/games/{game_id}/join", body={"invite": code})
+    return {"game_id": game_id, "rebel": created["seats"][0]["token"], "imperial": joined["token"]}
+
+
+def seats_storage(game_id: str, mode: str, seats: dict[str, str]) -> dict[str, Any]:
+    """localStorage's record of seats, as the client keeps it (api.js)."""
+    return {game_id: {"mode": mode, "seats": seats, "created": 1}}
+
+
+def play_out(server: Server, game_id: str, token: str, seed: int) -> dict[str, Any]:
+    """Play the seat's decisions over REST (seeded random choices, drawing as much as it may,
+    so the game ends soon) until the game is over; the last state message."""
+    rng = random.Random(seed)
+    for _ in range(5000):
+        state = api(server, "GET", f"/api/games/{game_id}", token=token)
+        if state["over"]:
+            return state
+        legal = state["legal"]
+        if not legal:
+            time.sleep(0.05)  # the computer's decision
+            continue
+        draws = [a for a in legal if a["kind"] == "draw"]
+        choice = max(draws, key=lambda a: a["n"]) if draws else rng.choice(legal)
+        body = {"action": choice["id"], "version": state["version"]}
+        try:
+            api(server, "POST", f"/api/games/{game_id}/actions", token=token, body=body)
+        except urllib.error.HTTPError as e:
+            if e.code != 409:  # stale: the game moved on first; read it again
+                raise
+    raise AssertionError("the game did not end")
