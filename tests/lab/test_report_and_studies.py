@@ -93,15 +93,18 @@ def test_findings_say_which_side_is_favoured_with_the_interval() -> None:
     assert findings(summary)[0].startswith("No side is shown to be favoured")
 
 
-def test_ablation_replays_the_same_seeds_without_the_card(store: Store) -> None:
+def test_ablation_replays_the_same_deals_with_the_card_blanked(store: Store) -> None:
     base = store.run()
     out = ablate(store, base, ["Space Cruiser"], 40, runner(store, workers=1))
     (result,) = out
     assert result["card"] == "Space Cruiser" and result["side"] == "imperial"
+    assert result["mode"] == "blank" and "deck size kept" in result["how"]
     assert result["n"] == 40 and result["ci95"][0] <= result["diff"] <= result["ci95"][1]
     assert result["per_copy"] == pytest.approx(result["diff"] / 5, abs=1e-4)  # 5 copies
     ablated = ablation_settings(base.settings, "Space Cruiser")
-    assert ablated.cards().by_name("Space Cruiser").count == 0
+    blank = ablated.cards().by_name("Space Cruiser")
+    assert blank.count == 5 and (blank.ground, blank.space, blank.damage) == (0, 0, 0)
+    assert ablated.cards().deck_size(1) == base.settings.cards().deck_size(1)
     games = list(store.games(ablated.run_id))
     assert len(games) == 40 and not any("Space Cruiser" in g.plays for g in games)
     # The report now shows the card's impact.

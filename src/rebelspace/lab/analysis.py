@@ -8,7 +8,7 @@ from typing import Any
 
 from .play import GameRow, unit_of
 from .settings import RunSettings
-from .stats import Rate, mean_ci, proportion_diff, unit_paired_diff, unit_rate
+from .stats import Rate, holm, mean_ci, proportion_diff, unit_paired_diff, unit_rate
 from .store import Run, Store
 
 SIDES = ("rebel", "imperial")
@@ -44,9 +44,24 @@ def _mean(values: Sequence[float]) -> dict[str, Any]:
     return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
 
 
-def ablation_settings(base: RunSettings, card: str) -> RunSettings:
-    """The base run with every copy of ``card`` taken out: the same seeds, one card fewer."""
-    return base.with_changes([f"{card}.count=0"], kind="ablate")
+#: How a card is taken out for its ablation, and how the report says it.
+ABLATION_MODES = {
+    "blank": "its copies left in the deck without effect (deck size kept)",
+    "remove": "its copies taken out of the deck (which also makes the deck smaller)",
+}
+
+#: A card played in fewer games than this share (or than ``RARE_GAMES``) is "rarely played":
+#: its numbers say little about the card, and it is left out of the rankings.
+RARE_SHARE = 0.02
+RARE_GAMES = 10
+
+
+def ablation_settings(base: RunSettings, card: str, mode: str = "blank") -> RunSettings:
+    """The base run's games with ``card`` blanked (default) or removed, for this base only."""
+    if mode not in ABLATION_MODES:
+        raise ValueError(f"ablation mode must be one of {', '.join(ABLATION_MODES)}, got {mode!r}")
+    changed = base.with_blank(card) if mode == "blank" else base.with_changes([f"{card}.count=0"])
+    return changed.for_study("ablate", base=base.run_id, card=card, mode=mode)
 
 
 def flip_first_settings(base: RunSettings) -> RunSettings:
@@ -55,12 +70,17 @@ def flip_first_settings(base: RunSettings) -> RunSettings:
     return base.with_changes(rules=[f"first_player={other}"], kind="balance")
 
 
-def ablation(store: Store, base: Run, card: str, side: int) -> dict[str, Any] | None:
+def ablation(
+    store: Store, base: Run, card: str, side: int, mode: str | None = None
+) -> dict[str, Any] | None:
     """The card's value to its side: its side's win rate with the card minus without, on
-    matched seeds. None until ``rebelspace ablate`` has played that run."""
-    run_id = ablation_settings(base.settings, card).run_id
-    without = store.winners(run_id)
-    if not without:
+    matched deals. ``mode`` None: blanking if played, else removal. None until
+    ``rebelspace ablate`` has played that run for this base."""
+    for m in [mode] if mode else list(ABLATION_MODES):
+        without = store.winners(ablation_settings(base.settings, card, m).run_id)
+        if without:
+            break
+    else:
         return None
     with_card = store.winners(base.run_id)
     matched = units(base.settings, (i for i in without if i in with_card))
@@ -71,9 +91,13 @@ def ablation(store: Store, base: Run, card: str, side: int) -> dict[str, Any] | 
         [[float(with_card[i] == side) for i in u] for u in matched],
     )
     copies = side_of_cards(base.settings)[card][1]
-    # Per copy, so that a card of 15 copies is not ranked first just for its numbers (taking
-    # many copies out also shrinks the deck, a handicap of its own in a race to empty decks).
-    return {**d.to_dict(), "per_copy": round(d.diff / copies, 4)}
+    # Per copy, so that a card of 15 copies is not ranked first just for its numbers.
+    return {
+        **d.to_dict(),
+        "mode": m,
+        "how": ABLATION_MODES[m],
+        "per_copy": round(d.diff / copies, 4),
+    }
 
 
 def side_of_cards(settings: RunSettings) -> dict[str, tuple[int, int]]:
@@ -209,6 +233,37 @@ def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, An
                 "kills_per_game": _mean([float(r.kills.get(name, 0)) for r in rows]),
                 "damage_per_game": _mean([float(r.damage.get(name, 0)) for r in rows]),
                 "ablation": ablation(store, run, name, side) if copies else None,
+                **_rarity(name, len(played), n),
             }
         )
+    _correct(out)
     return out
+
+
+def _rarity(name: str, played_in: int, n: int) -> dict[str, Any]:
+    rare = played_in < max(RARE_GAMES, RARE_SHARE * n)
+    note = (
+        f"the computer played {name} in {played_in} of {n:,} games; its numbers say little "
+        "about the card" + (" (nothing at all)" if played_in == 0 else "")
+        if rare
+        else None
+    )
+    return {"rarely_played": rare, "rarity_note": note}
+
+
+def _correct(cards: list[dict[str, Any]]) -> None:
+    """Holm's correction across the cards ranked (ablated and not rarely played): a card is
+    "significant" only if it stays so once every card tested is accounted for."""
+    tested = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    adjusted = holm([c["ablation"]["p_value"] for c in tested])
+    for c, p in zip(tested, adjusted, strict=True):
+        a = c["ablation"]
+        a["p_uncorrected"] = a["p_value"]
+        a["p_holm"] = round(p, 4)
+        a["tests"] = len(tested)
+        a["significant_uncorrected"] = a["significant"]
+        a["significant"] = p < 0.05
+    for c in cards:
+        if c["ablation"] and c["rarely_played"]:
+            c["ablation"]["significant"] = False  # not tested: nothing to say about the card
+            c["ablation"]["tests"] = 0

@@ -197,16 +197,23 @@ def _existing(db: str) -> str:
 def add_ablate(sub: Any) -> None:
     p = sub.add_parser(
         "ablate",
-        help="per-card impact: replay a run's games with a card's copies taken out",
-        description="Replay the games of a balance run (same seeds, same agents) with every "
-        "copy of a card taken out, and report the change in that card's side's win rate "
-        "with its 95% interval. The report uses these runs for per-card impact.",
+        help="per-card impact: replay a run's games with a card blanked (or removed)",
+        description="Replay the games of a balance run (same deals, same agents) with every "
+        "copy of a card blanked (left in the deck without effect, so the deck keeps its size) "
+        "or, with --remove, taken out, and report the change in that card's side's win rate "
+        "with its 95% interval; with several cards, significance is corrected for testing "
+        "them at once (Holm). The report of that run uses these runs for per-card impact.",
     )
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--card", action="append", help="card name (repeatable)")
     which.add_argument("--all", action="store_true", help="every card of both lists")
     p.add_argument("--run", help="base run id or prefix (default: the latest balance run)")
     p.add_argument("--games", type=_positive, help="games per card (default: the base run's)")
+    p.add_argument(
+        "--remove",
+        action="store_true",
+        help="take the copies out instead of blanking them (the deck gets smaller too)",
+    )
     _where_args(p)
     _db_arg(p)
     p.add_argument("--json", action="store_true")
@@ -215,7 +222,9 @@ def add_ablate(sub: Any) -> None:
 
 @_lab_command("ablate")
 def cmd_ablate(args: argparse.Namespace) -> int:
-    from .analysis import side_of_cards
+    from .analysis import ABLATION_MODES, side_of_cards
+    from .report import significance
+    from .stats import holm
     from .studies import ablate, runner
 
     try:
@@ -227,15 +236,20 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             games = args.games or base.games
             items = _bar(iter(cards), len(cards)) if len(cards) > 1 else iter(cards)
             out = []
+            mode = "remove" if args.remove else "blank"
             for name in items:
-                out += ablate(store, base, [name], games, runner(store, **_exec(args)))
+                out += ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
     except RebelSpaceError as e:
         return _fail("ablate", e)
+    for r, p in zip(out, holm([r["p_value"] for r in out]), strict=True):
+        r["p_holm"], r["tests"] = round(p, 4), len(out)
+        r["significant_uncorrected"], r["significant"] = r["significant"], p < 0.05
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
+    print(f"Each card {ABLATION_MODES[mode]}, on {games} games of run {base.run_id}:")
     for r in sorted(out, key=lambda r: -r["diff"]):
-        mark = " (significant)" if r["significant"] else ""
+        mark = f" ({significance(r)})" if r["significant"] or r["significant_uncorrected"] else ""
         print(
             f"{r['card']:<22} {r['side']:<8} its {r['copies']} copies are worth "
             f"{100 * r['diff']:+.1f} points to its side (95% CI {100 * r['ci95'][0]:+.1f} to "

@@ -24,6 +24,24 @@ def interval(ci: list[float]) -> str:
     return f"{pct(ci[0])} to {pct(ci[1])}"
 
 
+def significance(a: dict[str, Any]) -> str:
+    """Whether an ablation is significant, in plain words, with the correction applied."""
+    tests = a.get("tests", 1)
+    if tests <= 1:
+        return "significant at 5%" if a["significant"] else "not significant at 5%"
+    if a["significant"]:
+        return (
+            f"significant even after Holm's correction for testing {tests} cards at once "
+            f"(corrected p = {a['p_holm']:.3g})"
+        )
+    if a.get("significant_uncorrected"):
+        return (
+            f"p = {a['p_uncorrected']:.3g} alone, but not significant once the {tests} cards "
+            "tested at once are accounted for (Holm)"
+        )
+    return "not significant"
+
+
 def findings(summary: dict[str, Any]) -> list[str]:
     """The report's opening: what a designer should know first, in plain words."""
     out = []
@@ -74,20 +92,21 @@ def findings(summary: dict[str, Any]) -> list[str]:
         f"fewer; 10% to 90%: {length['p10']} to {length['p90']}); {pct(top_n / run['games'])} "
         f"end by {top_end}."
     )
-    ablated = [c for c in summary["cards"] if c["ablation"]]
+    cards = summary["cards"]
+    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
     if ablated:
         ablated.sort(key=lambda c: -abs(c["ablation"]["diff"]))
-        parts = []
-        for c in ablated[:3]:
-            a = c["ablation"]
-            sig = "" if a["significant"] else ", not significant"
-            parts.append(
-                f"{c['name']} ({c['side'].title()}, {points(a['diff'])} to its side, "
-                f"95% interval {points(a['ci95'][0])} to {points(a['ci95'][1])}{sig})"
-            )
+        parts = [
+            f"{c['name']} ({c['side'].title()}, {points(c['ablation']['diff'])} to its side, "
+            f"95% interval {points(c['ablation']['ci95'][0])} to "
+            f"{points(c['ablation']['ci95'][1])}; {significance(c['ablation'])})"
+            for c in ablated[:3]
+        ]
+        modes = {c["ablation"]["how"] for c in ablated}
+        how = " or ".join(sorted(modes))
         out.append(
-            "The cards that move the balance most, by taking their copies out on the same "
-            f"seeds (which also makes that deck smaller): {'; '.join(parts)}."
+            f"The cards that move the balance most, replaying the same deals with {how}: "
+            f"{'; '.join(parts)}."
         )
         strongest = sorted(ablated, key=lambda c: -c["ablation"]["per_copy"])[:3]
         per_copy = "; ".join(
@@ -99,7 +118,16 @@ def findings(summary: dict[str, Any]) -> list[str]:
     else:
         out.append(
             "Per-card impact needs ablation runs: `rebelspace ablate --all` replays these games "
-            "with each card taken out and fills in the card section."
+            "with each card blanked and fills in the card section."
+        )
+    rare = [c for c in cards if c["rarely_played"] and c["copies"]]
+    if rare:
+        listed = ", ".join(f"{c['name']} ({c['games_played_in']})" for c in rare[:8])
+        more = f" and {len(rare) - 8} more" if len(rare) > 8 else ""
+        out.append(
+            f"Left out of the rankings because the computer rarely or never plays them (games "
+            f"played in, of {run['games']:,}): {listed}{more}. Their numbers say little "
+            "about the cards; they say the computer does not use them."
         )
     return out
 
@@ -118,8 +146,10 @@ def _rows_html(cards: list[dict[str, Any]]) -> str:
             ""
             if a is None
             else f"{points(a['diff'])} ({points(a['ci95'][0])} to {points(a['ci95'][1])}; "
-            f"{points(a['per_copy'])} a copy)" + (" *" if a["significant"] else "")
+            f"{points(a['per_copy'])} a copy; by {a['mode']}; {significance(a)})"
         )
+        if c["rarely_played"]:
+            abl = f"rarely played: {c['rarity_note']}. " + abl
         out.append(
             "<tr>"
             + "".join(
@@ -164,14 +194,15 @@ def _figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
     cards = summary["cards"]
     colours = [plots.SIDE_COLOURS[c["side"]] for c in cards]
     names = [c["name"] for c in cards]
-    ablated = [c for c in cards if c["ablation"]]
+    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
     if ablated:
         ablated.sort(key=lambda c: c["ablation"]["diff"], reverse=True)
         figs.append(
             (
                 "Per-card impact (ablation)",
                 plots.card_intervals(
-                    "Win rate the card adds to its side (ablation, matched seeds)",
+                    "Win rate the card adds to its side (ablation on the same deals; "
+                    "rarely played cards left out)",
                     [c["name"] for c in ablated],
                     [c["ablation"]["diff"] for c in ablated],
                     [c["ablation"]["ci95"] for c in ablated],
@@ -244,9 +275,12 @@ figure {{ margin: 1.5rem 0; }} .note {{ color: #555; font-size: .9rem; }}
 <ul>{findings}</ul>
 {figures}
 <h2>Cards</h2>
-<p class="note">"Ablation" is the change in the card's side's win rate when every copy of the card
-is taken out and the same seeds are replayed (* significant at 5%); it is the fair measure of a
-card's impact. "Win rate when played" is biased: it flatters cards that are played when already
+<p class="note">"Ablation" is the change in the card's side's win rate when the same deals are
+replayed with the card blanked (its copies stay in the deck with no effect, so the deck keeps its
+size) or, if so labelled, removed; it is the fair measure of a card's impact. "Significant" is
+after Holm's correction for testing every ranked card at once, so that a card is flagged by
+chance alone in at most 5% of reports. Cards the computer rarely plays are not ranked.
+"Win rate when played" is biased: it flatters cards that are played when already
 winning, and cards that only come out in long games. Damage and kills are per game, with 95%
 intervals.</p>
 <table><tr><th>card</th><th>side</th><th>copies</th><th>ablation</th><th>plays/game</th>

@@ -10,12 +10,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rebelspace.agents.registry import AgentSpecError, make_agent
 from rebelspace.engine import CardDB, RebelSpaceError, RulesOptions, context_for, load_cards
 from rebelspace.engine.cards import cards_from_data
+
+#: The cost of a blanked card: above the deploy points of a turn, so it is never deployed.
+BLANK_COST = 9
 
 
 class SettingsError(RebelSpaceError, ValueError):
@@ -54,6 +57,10 @@ class RunSettings:
     sets: tuple[str, ...] = ()  # how the cards were changed, for people to read
     rules: tuple[str, ...] = ()
     kind: str = "balance"
+    # The study this run was made for (e.g. the ablation of one card of one base run): part of
+    # the identity, so one study never reads another's runs as its own (``suggest``'s screens
+    # are not ablations even when they change the same card the same way).
+    study: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def build(
@@ -110,6 +117,8 @@ class RunSettings:
             # Mirror runs once played each deal twice (identical games); their new ids keep
             # such old games out of new statistics. Twinned runs keep their ids and games.
             out["deals"] = "distinct"
+        if self.study:
+            out["study"] = dict(self.study)
         return out
 
     @property
@@ -142,6 +151,7 @@ class RunSettings:
             sets=tuple(data.get("sets", ())),
             rules=tuple(data.get("rules", ())),
             kind=data.get("kind", "balance"),
+            study=tuple(sorted(data.get("study", {}).items())),
         )
 
     def with_changes(
@@ -160,7 +170,63 @@ class RunSettings:
             sets=(*self.sets, *sets),
             rules=(*self.rules, *rules),
             kind=kind or self.kind,
+            study=self.study,
         )
+
+    def for_study(self, kind: str, **study: str) -> RunSettings:
+        """The same games, marked as made for one study (its own run id)."""
+        return replace(self, kind=kind, study=tuple(sorted({"kind": kind, **study}.items())))
+
+    def with_blank(self, card: str) -> RunSettings:
+        """The run with every copy of ``card`` left in its deck but without effect: a unit
+        with no ratings that costs more than a turn's deploy points (R23), so it is drawn, held
+        and discarded like any card but never played. The deck keeps its size."""
+        options = self.rules_options()
+        if options.deploy_points >= BLANK_COST:
+            raise SettingsError(
+                f"cannot blank {card!r}: with deploy_points={options.deploy_points} a blank "
+                f"card (cost {BLANK_COST}) could be deployed; ablate by removal instead"
+            )
+        rows = [dict(row) for row in self.card_data]
+        for i, row in enumerate(rows):
+            if row["name"] == card:
+                rows[i] = {
+                    "name": card,
+                    "side": row["side"],
+                    "type": "Ground",
+                    "count": row["count"],
+                    "ground": 0,
+                    "space": 0,
+                    "damage": 0,
+                    "cost": BLANK_COST,
+                    "notes": "",
+                }
+                break
+        else:
+            raise SettingsError(f"no card named {card!r} in this run's card list")
+        db = cards_from_data(rows, source="blanked cards")
+        return replace(self, card_data=_rows(db), sets=(*self.sets, f"{card} blanked"))
+
+    def card_diff(self, printed: CardDB | None = None) -> list[str]:
+        """How this run's card list differs from the printed one, in ``--set`` words."""
+        mine = {dict(row)["name"]: dict(row) for row in self.card_data}
+        theirs = {row["name"]: row for row in (printed or load_cards()).to_data()}
+        out = []
+        for name, row in mine.items():
+            old = theirs.get(name)
+            if old is None:
+                out.append(f"{name} added")
+                continue
+            if row.get("type") != old.get("type") or row.get("notes") != old.get("notes"):
+                out.append(
+                    f"{name}: {old.get('type')} '{old.get('notes')}' -> "
+                    f"{row.get('type')} '{row.get('notes')}'"
+                )
+            for field in ("count", "ground", "space", "damage", "cost"):
+                if row.get(field) != old.get(field) and field in row:
+                    out.append(f"{name}.{field}={row[field]} (printed {old.get(field)})")
+        out += [f"{name} removed" for name in theirs if name not in mine]
+        return out
 
 
 def _rows(db: CardDB) -> tuple[tuple[tuple[str, Any], ...], ...]:

@@ -31,10 +31,10 @@ def runner(store: Store, **kwargs: Any) -> RunFn:
 
 
 def ablate(
-    store: Store, base: Run, cards: list[str], games: int, run: RunFn
+    store: Store, base: Run, cards: list[str], games: int, run: RunFn, mode: str = "blank"
 ) -> list[dict[str, Any]]:
-    """Play the base run's games again with each card's copies taken out; the card's value to
-    its side on matched seeds."""
+    """Play the base run's games again with each card blanked (its copies stay in the deck
+    without effect) or removed; the card's value to its side on matched deals."""
     sides = side_of_cards(base.settings)
     for name in cards:
         if name not in sides:
@@ -44,9 +44,9 @@ def ablate(
     run(base.settings, games)  # the base needs the same games
     out = []
     for name in cards:
-        run(ablation_settings(base.settings, name), games)
+        run(ablation_settings(base.settings, name, mode), games)
         side, copies = sides[name]
-        result = ablation(store, base, name, side)
+        result = ablation(store, base, name, side, mode)
         assert result is not None
         out.append({"card": name, "side": ("rebel", "imperial")[side], "copies": copies, **result})
     return out
