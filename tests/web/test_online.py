@@ -225,3 +225,28 @@ def test_recent_games_list_the_browsers_games(server: Server, browser: Any) -> N
     guest.locator(f"#recent-games tr[data-game='{game_id}']").wait_for()
     assert "You won." in guest.locator(f"#recent-games tr[data-game='{game_id}']").inner_text()
     assert errors == []
+
+
+def test_rematch_against_the_computer_starts_at_once_with_sides_swapped(
+    server: Server, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    page.select_option("#side", "rebel")
+    page.select_option("#opponent", "random")
+    page.click("#new-computer")
+    page.wait_for_selector("#prompt")
+    old_id = game_id_of(page)
+    token = page.evaluate(STORED, old_id)["seats"]["rebel"]
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.click("#rematch")  # the computer always accepts
+    page.wait_for_url(re.compile(r"/game/(?!" + re.escape(old_id) + r")[\w-]+$"))
+    new_id = game_id_of(page)
+    assert page.evaluate(STORED, new_id)["seats"] == {"imperial": token}
+    state = api(server, "GET", f"/api/games/{new_id}", token=token)
+    assert state["seat"] == "imperial" and state["mode"] == "computer"
+    # The computer moves first as the Rebel; then it is this page's decision.
+    Clicker(page, "imperial").wait_my_move()
+    assert page.get_attribute("#app", "data-mine") == "yes"
+    assert errors == []

@@ -152,16 +152,17 @@ function resignPart(game, msg, token) {
 // ---- after the end: result, rematch, replay -------------------------------------------------
 
 const REASONS = {
-  rules: () => "by the rules",
-  resign: (loser) => `${cap(loser)} resigned`,
-  time: (loser) => `${cap(loser)} ran out of time`,
-  abandoned: (loser) => `${cap(loser)} left the game and the win was claimed`,
+  rules: () => " by the rules",
+  resign: (loser) => `: ${cap(loser)} resigned`,
+  time: (loser) => `: ${cap(loser)} ran out of time`,
+  abandoned: (loser) => `: ${cap(loser)} left the game and the win was claimed`,
 };
 
+/** "Rebel won: Imperial resigned." from a state message's `result` (or its bare winner). */
 export function resultText(result, winner) {
   const w = result ? result.winner : winner;
   if (!w) return "The game is over: a draw.";
-  const why = result && REASONS[result.reason] ? `: ${REASONS[result.reason](other(w))}` : "";
+  const why = result && REASONS[result.reason] ? REASONS[result.reason](other(w)) : "";
   return `${cap(w)} won${why}.`;
 }
 

@@ -48,9 +48,12 @@ export function eventText(e) {
       return `${who}'s group ${e.group} gets through: ${e.damage} damage${shields}`;
     }
     case "battle_resolved": {
-      const lost = e.result === "attacker won" ? `${e.defenders.join(", ")} destroyed` : e.result === "defender won" ? `${e.attackers.join(", ")} destroyed` : "both sides destroyed";
+      const outcome =
+        e.result === "attacker won" ? `${who} wins, ${e.defenders.join(", ")} destroyed`
+        : e.result === "defender won" ? `${them} wins, ${e.attackers.join(", ")} destroyed`
+        : "a tie, both sides destroyed";
       const against = e.blocked ? `blocked by ${e.defenders.join(", ")}` : `against the target ${e.defenders.join(", ")}`;
-      return `${who}'s ${e.kind} group ${e.group} (${e.attackers.join(", ")}: ${e.attack_value}) ${against} (${e.defense_value}): ${e.result}, ${lost}`;
+      return `${who}'s ${e.kind} group ${e.group} (${e.attackers.join(", ")}: ${e.attack_value}) ${against} (${e.defense_value}): ${outcome}`;
     }
     case "casualty_picked": return `${who} picks ${e.card} (${e.rating}) as a casualty`;
     case "damage_dealt": return `${who} discards ${plural(e.cards.length, "card")} from the deck: ${e.cards.join(", ") || "none"} (${e.left} left)`;
@@ -171,11 +174,11 @@ export class ReplayViewer {
         h(
           "div",
           { class: "replay-controls", role: "group", "aria-label": "Replay controls (arrow keys step, Home and End jump)" },
-          button("replay-first", "First step", "⏮", () => this.go(0)),
+          button("replay-first", "First step", "« First", () => this.go(0)),
           button("replay-back", "Step back", "◀ Back", () => this.go(this.index - 1)),
           this.playButton,
           button("replay-forward", "Step forward", "Forward ▶", () => this.go(this.index + 1)),
-          button("replay-last", "Last step", "⏭", () => this.go(n - 1)),
+          button("replay-last", "Last step", "Last »", () => this.go(n - 1)),
           this.slider,
           this.counter,
         ),
