@@ -87,7 +87,7 @@ export async function loadRecentGames(box, go, limit = 100) {
       "table",
       { class: "games-list", id: "games-list" },
       h("caption", { class: "visually-hidden" }, "Your recent games"),
-      h("thead", {}, h("tr", {}, ["Your side", "Opponent", "Result", "Last move", ""].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["Your side", "Opponent", "Result", "Last move", "Open"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, games.slice(0, limit).map((g) => gameRow(go, g))),
     ),
   );
