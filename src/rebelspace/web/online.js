@@ -37,7 +37,8 @@ export function gameBar(game, msg) {
   const parts = [clocks(msg), claimPart(game, msg, token)];
   if (msg.over) parts.push(...endParts(game, msg, token));
   else if (token) parts.push(resignPart(game, msg, token));
-  if (token && !msg.over && msg.mode === "online") parts.push(seatLinkPart(game.gameId, msg.seat, token));
+  // Hot-seat keeps both seats on one screen; other games may go on on another device.
+  if (token && !msg.over && msg.mode !== "hotseat") parts.push(seatLinkPart(game.gameId, msg.seat, token));
   const shown = parts.filter(Boolean);
   if (!shown.length) return null;
   tick();
