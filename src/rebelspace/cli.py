@@ -576,7 +576,16 @@ def _lab_registrar(name: str) -> Registrar:
     return register
 
 
-LAB_COMMANDS = ("balance", "report", "ablate", "compare", "sweep", "suggest", "bench-lab")
+LAB_COMMANDS = (
+    "balance",
+    "runs",
+    "report",
+    "ablate",
+    "compare",
+    "sweep",
+    "suggest",
+    "bench-lab",
+)
 
 
 #: Subcommands in help order: name -> function that adds its parser and sets ``handler``.

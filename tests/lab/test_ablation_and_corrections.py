@@ -17,7 +17,7 @@ from rebelspace.lab.runner import run_balance
 from rebelspace.lab.settings import RunSettings, SettingsError
 from rebelspace.lab.stats import holm, unit_paired_diff
 from rebelspace.lab.store import Store
-from rebelspace.lab.studies import ablate, compare, runner
+from rebelspace.lab.studies import Change, _suggested, ablate, compare, runner
 
 BASE = RunSettings.build(("heuristic", "heuristic"), 5)
 
@@ -42,8 +42,9 @@ def test_an_ablation_run_belongs_to_its_base_run() -> None:
         ablation_settings(BASE, "Space Cruiser").run_id
         != ablation_settings(other_base, "Space Cruiser").run_id
     )
-    plain_change = BASE.with_changes(["Space Cruiser.count=0"], kind="suggest")
-    assert plain_change.run_id != ablation_settings(BASE, "Space Cruiser", "remove").run_id
+    screen = _suggested(BASE, Change("Medi-Bot", "count", 0, 1))  # same cards as its removal
+    removal = ablation_settings(BASE, "Medi-Bot", "remove")
+    assert screen.cards() == removal.cards() and screen.run_id != removal.run_id
 
 
 def test_blanking_refuses_rules_where_a_blank_could_be_deployed() -> None:

@@ -76,3 +76,30 @@ def test_bad_input_is_refused_with_a_clear_message(
     code, _, err = run(capsys, *argv, "--db", str(db))
     assert code == 2 and message in err
     assert not db.exists() or argv[0] != "balance"  # nothing was started
+
+
+def test_runs_lists_labelled_variants_and_report_compare_show_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    base = ["--games", "6", "--db", db, "--workers", "1", "--json"]
+    a = json.loads(run(capsys, "balance", *base)[1])["run_id"]
+    b = json.loads(
+        run(capsys, "balance", *base, "--set", "Space Cruiser.space=8", "--label", "weak cruiser")[
+            1
+        ]
+    )["run_id"]
+    code, out, _ = run(capsys, "runs", "--db", db)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    assert lines[0].startswith(a) and "cards as printed" in lines[0] and "6 games" in lines[0]
+    assert (
+        lines[1].startswith(b)
+        and "weak cruiser: heuristic, seed 0, Space Cruiser.space=8" in (lines[1])
+    )
+    code, out, _ = run(capsys, "compare", a, b, "--db", db)
+    assert "weak cruiser" in out
+    code, out, _ = run(capsys, "report", "--db", db, "--out", str(tmp_path / "r"), "--json")
+    summary = json.loads(out.splitlines()[0])
+    assert summary["run"]["run_id"] == b  # the run played last
+    assert "weak cruiser" in (tmp_path / "r" / "report.html").read_text()

@@ -188,7 +188,12 @@ def test_first_move_and_side_advantage_are_split_with_the_flipped_run(store: Sto
     assert dec["rebel_side_advantage"] == pytest.approx((first + second) / 2 - 0.5, abs=1e-4)
 
 
-def test_the_report_defaults_to_the_game_as_printed(store: Store) -> None:
+def test_the_report_defaults_to_the_run_last_played_or_extended(store: Store) -> None:
     printed = store.run()
-    run_balance(BASE.with_changes(rules=["tie=defender"]), 4, store, workers=1, progress=False)
-    assert store.run().run_id == printed.run_id  # the what-if run is newer, but not the default
+    what_if = BASE.with_changes(rules=["tie=defender"])
+    run_balance(what_if, 4, store, workers=1, progress=False)
+    assert store.run().run_id == what_if.run_id  # just played
+    run_balance(BASE, 44, store, workers=1, progress=False)
+    assert store.run().run_id == printed.run_id  # just extended
+    ablate(store, printed, ["Space Cruiser"], 4, runner(store, workers=1))
+    assert store.run().run_id == printed.run_id  # study runs are never the default report

@@ -31,7 +31,7 @@ def test_parse_set_rejects_malformed_changes(text: str, message: str) -> None:
 def test_set_changes_the_card_numbers_of_the_run() -> None:
     run = RunSettings.build(("heuristic", "heuristic"), 1, sets=["Space Cruiser.space=8"])
     assert run.cards().by_name("Space Cruiser").space == 8
-    assert run.label() == "heuristic, seed 1, Space Cruiser.space=8"
+    assert run.label() == "heuristic, seed 1, Space Cruiser.space=8 (printed 10)"
 
 
 def test_bad_set_rule_or_agent_names_the_problem() -> None:
@@ -118,3 +118,16 @@ def test_the_heuristic_on_the_true_state_plays_the_game_its_views_would() -> Non
         game = new_game(deal_seed(run, index), options=ctx.options, cards=ctx.cards)
         decisions = play_out(game, [HeuristicAgent(1, ctx), HeuristicAgent(2, ctx)])
         assert (game.winner, game.turn, decisions) == (row.winner, row.turns, row.decisions)
+
+
+def test_a_run_label_names_the_variant_and_its_card_differences(tmp_path) -> None:
+    from rebelspace.engine import load_cards
+
+    printed = RunSettings.build(("heuristic", "heuristic"), 1)
+    assert printed.label() == "heuristic, seed 1, cards as printed"
+    edited = load_cards().with_changes({"Space Cruiser": {"space": 8}})
+    from_file = RunSettings.build(("heuristic", "heuristic"), 1, cards=edited, name="cheap ships")
+    assert from_file.diff == ("Space Cruiser.space=8 (printed 10)",)
+    assert from_file.label() == "cheap ships: heuristic, seed 1, Space Cruiser.space=8 (printed 10)"
+    assert from_file.run_id != printed.run_id
+    assert RunSettings.from_json(from_file.to_json()).label() == from_file.label()

@@ -121,6 +121,9 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
         "run": {
             "run_id": run.run_id,
             "label": run.label,
+            "name": settings.name,
+            "card_diff": list(settings.diff),
+            "kind": run.kind,
             "agents": list(settings.agents),
             "seed": settings.seed,
             "sets": list(settings.sets),

@@ -13,6 +13,7 @@ import functools
 import json
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,11 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
     p.add_argument("--vs", help="a second agent: each plays each side in half the games")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument(
+        "--label",
+        default="",
+        help="a short name for this variant, shown by runs, report, compare and plots",
+    )
     _add_game_args(p)  # --cards FILE, --rule NAME=VALUE
     p.add_argument(
         "--set",
@@ -92,6 +98,7 @@ def _settings(args: argparse.Namespace, kind: str = "balance") -> Any:
         rules=args.rule,
         cards=_cards(args),
         kind=kind,
+        name=args.label,
     )
 
 
@@ -161,7 +168,9 @@ def add_report(sub: Any) -> None:
         "and per-card impact (from `rebelspace ablate` runs on the same seeds).",
     )
     _db_arg(p)
-    p.add_argument("--run", help="run id or prefix (default: the latest balance run)")
+    p.add_argument(
+        "--run", help="run id or prefix (default: the balance run last played or extended)"
+    )
     p.add_argument("--out", required=True, help="folder for report.html and report.json")
     p.add_argument("--json", action="store_true", help="print the report's JSON too")
     p.set_defaults(handler=cmd_report)
@@ -207,7 +216,9 @@ def add_ablate(sub: Any) -> None:
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--card", action="append", help="card name (repeatable)")
     which.add_argument("--all", action="store_true", help="every card of both lists")
-    p.add_argument("--run", help="base run id or prefix (default: the latest balance run)")
+    p.add_argument(
+        "--run", help="base run id or prefix (default: the balance run last played or extended)"
+    )
     p.add_argument("--games", type=_positive, help="games per card (default: the base run's)")
     p.add_argument(
         "--remove",
@@ -235,7 +246,7 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             ]
             games = args.games or base.games
             items = _bar(iter(cards), len(cards)) if len(cards) > 1 else iter(cards)
-            out = []
+            out: list[dict[str, Any]] = []
             mode = "remove" if args.remove else "blank"
             for name in items:
                 out += ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
@@ -343,7 +354,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "sweep.json").write_text(json.dumps(out, indent=2) + "\n")
         (folder / "sweep.svg").write_text(
-            plots.sweep(args.card, args.field, out["points"], out["printed"])
+            plots.sweep(args.card, args.field, out["points"], out["printed"], out["label"])
         )
     if args.json:
         print(json.dumps(out))
@@ -410,6 +421,68 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -------------------------------------------------------------------------------- runs
+
+
+def add_runs(sub: Any) -> None:
+    p = sub.add_parser(
+        "runs",
+        help="list the runs of the lab database: id, label, games, Rebel win rate, date",
+        description="List the runs of the lab database, the one last played or extended "
+        "last: id, kind (balance, or the study a run was made for), label (agents, seed, "
+        "and how its cards and rules differ from the printed game), games, the Rebel win "
+        "rate with its 95% interval (independent games only) and when it last ran. Study "
+        "runs (ablate, sweep, suggest) are listed with --all.",
+    )
+    _db_arg(p)
+    p.add_argument("--all", action="store_true", help="also list the runs made for studies")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(handler=cmd_runs)
+
+
+@_lab_command("runs")
+def cmd_runs(args: argparse.Namespace) -> int:
+    from .analysis import winners_rate
+
+    try:
+        with Store(_existing(args.db)) as store:
+            out: list[dict[str, Any]] = []
+            for run in store.runs():
+                if run.kind != "balance" and not args.all:
+                    continue
+                rate = winners_rate(run.settings, store.winners(run.run_id))
+                out.append(
+                    {
+                        "run_id": run.run_id,
+                        "kind": run.kind,
+                        "label": run.label,
+                        "games": run.games,
+                        "rebel_win_rate": round(rate.rate, 4) if rate.games else None,
+                        "ci95": [round(rate.low, 4), round(rate.high, 4)],
+                        "updated": time.strftime("%Y-%m-%d %H:%M", time.localtime(run.updated)),
+                    }
+                )
+    except RebelSpaceError as e:
+        return _fail("runs", e)
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    if not out:
+        print("no runs yet; run `rebelspace balance`")
+    for r in out:
+        shown = (
+            "no games"
+            if r["rebel_win_rate"] is None
+            else f"Rebel {100 * r['rebel_win_rate']:.1f}% ({100 * r['ci95'][0]:.1f}-"
+            f"{100 * r['ci95'][1]:.1f}%)"
+        )
+        kind = "" if r["kind"] == "balance" else f"[{r['kind']}] "
+        print(
+            f"{r['run_id']}  {r['updated']}  {r['games']:>6} games  {shown:<26} {kind}{r['label']}"
+        )
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- bench-lab
 
 
@@ -448,6 +521,7 @@ def cmd_bench_lab(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "balance": add_balance,
+    "runs": add_runs,
     "report": add_report,
     "ablate": add_ablate,
     "compare": add_compare,

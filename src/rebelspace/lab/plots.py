@@ -133,7 +133,13 @@ def played_vs_not(rows: Sequence[dict[str, Any]]) -> str:
     return svg(fig)
 
 
-def sweep(card: str, field: str, points: Sequence[dict[str, Any]], printed: int | None) -> str:
+def sweep(
+    card: str,
+    field: str,
+    points: Sequence[dict[str, Any]],
+    printed: int | None,
+    label: str = "",
+) -> str:
     """The Rebel win rate against one card number, with 95% intervals and the printed value."""
     fig, ax = plt.subplots(figsize=(6, 3.2))
     xs = [p["value"] for p in points]
@@ -150,5 +156,5 @@ def sweep(card: str, field: str, points: Sequence[dict[str, Any]], printed: int 
     ax.set_ylim(0, 1)
     ax.set_xlabel(f"{card}: {field}")
     ax.set_ylabel("Rebel win rate (95% interval)")
-    ax.set_title(f"Sweep of {card} {field}")
+    ax.set_title(f"Sweep of {card} {field}" + (f"\n{label}" if label else ""), fontsize=10)
     return svg(fig)

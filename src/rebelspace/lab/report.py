@@ -177,7 +177,7 @@ def _figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
         (
             "Win rate per side",
             plots.rates(
-                "Win rate per side",
+                f"Win rate per side\n{summary['run']['label']}",
                 ["Rebel", "Imperial"],
                 [sides["rebel"], sides["imperial"]],
                 [plots.REBEL_COLOUR, plots.IMPERIAL_COLOUR],

@@ -116,6 +116,7 @@ def run_balance(
             results = ray_batches(settings, todo, ray_address)
         else:
             results = _pool_batches(settings, todo, workers)
+        store.touch(run_id)  # asked for just now: the run `report` reads by default
         for rows in results:
             store.add_games(run_id, rows)
             bar.update(len(rows))

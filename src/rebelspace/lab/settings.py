@@ -7,6 +7,7 @@ run in the database and adds to it (resume), whatever the spelling on the comman
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -61,6 +62,8 @@ class RunSettings:
     # the identity, so one study never reads another's runs as its own (``suggest``'s screens
     # are not ablations even when they change the same card the same way).
     study: tuple[tuple[str, str], ...] = ()
+    name: str = ""  # the designer's short label for the variant (``--label``)
+    diff: tuple[str, ...] = ()  # the card list against the printed one, in ``--set`` words
 
     @classmethod
     def build(
@@ -72,6 +75,7 @@ class RunSettings:
         rules: Sequence[str] = (),
         cards: CardDB | None = None,
         kind: str = "balance",
+        name: str = "",
     ) -> RunSettings:
         if len(agents) != 2:
             raise SettingsError(
@@ -83,6 +87,7 @@ class RunSettings:
             card_data=_rows(cards if cards is not None else load_cards()),
             options=_options(RulesOptions()),
             kind=kind,
+            name=name.strip(),
         )
         run = plain.with_changes(sets, rules)
         ctx = context_for(run.cards(), run.rules_options())
@@ -127,10 +132,17 @@ class RunSettings:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def label(self) -> str:
+        """How people tell this run from others: its name, agents, seed, and what differs
+        from the game as printed (cards and rules)."""
         a, b = self.agents
         who = a if a == b else f"{a} vs {b}"
-        changes = ", ".join((*self.sets, *self.rules))
-        return f"{who}, seed {self.seed}" + (f", {changes}" if changes else "")
+        diff = list(self.diff)
+        if len(diff) > 4:
+            diff = [*diff[:3], f"{len(diff) - 3} more card changes"]
+        changes = ", ".join((*diff, *self.rules))
+        text = f"{who}, seed {self.seed}" + (f", {changes}" if changes else "")
+        text += "" if changes else ", cards as printed"
+        return f"{self.name}: {text}" if self.name else text
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,6 +150,8 @@ class RunSettings:
             "sets": list(self.sets),
             "rules": list(self.rules),
             "kind": self.kind,
+            "name": self.name,
+            "card_diff": list(self.diff),
             "label": self.label(),
         }
 
@@ -152,6 +166,8 @@ class RunSettings:
             rules=tuple(data.get("rules", ())),
             kind=data.get("kind", "balance"),
             study=tuple(sorted(data.get("study", {}).items())),
+            name=data.get("name", ""),
+            diff=tuple(data.get("card_diff", data.get("sets", ()))),
         )
 
     def with_changes(
@@ -162,7 +178,7 @@ class RunSettings:
         options = self.rules_options()
         for text in rules:
             options = options.with_setting(text)
-        return RunSettings(
+        out = RunSettings(
             agents=self.agents,
             seed=self.seed,
             card_data=_rows(db),
@@ -171,7 +187,9 @@ class RunSettings:
             rules=(*self.rules, *rules),
             kind=kind or self.kind,
             study=self.study,
+            name=self.name,
         )
+        return replace(out, diff=tuple(out.card_diff()))
 
     def for_study(self, kind: str, **study: str) -> RunSettings:
         """The same games, marked as made for one study (its own run id)."""
@@ -205,12 +223,13 @@ class RunSettings:
         else:
             raise SettingsError(f"no card named {card!r} in this run's card list")
         db = cards_from_data(rows, source="blanked cards")
-        return replace(self, card_data=_rows(db), sets=(*self.sets, f"{card} blanked"))
+        out = replace(self, card_data=_rows(db), sets=(*self.sets, f"{card} blanked"))
+        return replace(out, diff=tuple(out.card_diff()))
 
     def card_diff(self, printed: CardDB | None = None) -> list[str]:
         """How this run's card list differs from the printed one, in ``--set`` words."""
         mine = {dict(row)["name"]: dict(row) for row in self.card_data}
-        theirs = {row["name"]: row for row in (printed or load_cards()).to_data()}
+        theirs = {row["name"]: row for row in (printed or _printed()).to_data()}
         out = []
         for name, row in mine.items():
             old = theirs.get(name)
@@ -227,6 +246,11 @@ class RunSettings:
                     out.append(f"{name}.{field}={row[field]} (printed {old.get(field)})")
         out += [f"{name} removed" for name in theirs if name not in mine]
         return out
+
+
+@functools.cache
+def _printed() -> CardDB:
+    return load_cards()
 
 
 def _rows(db: CardDB) -> tuple[tuple[tuple[str, Any], ...], ...]:

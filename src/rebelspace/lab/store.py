@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS runs (
     kind TEXT NOT NULL,
     label TEXT NOT NULL,
     settings TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    updated REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id TEXT NOT NULL REFERENCES runs(run_id),
@@ -69,6 +70,7 @@ class Run:
     settings: RunSettings
     games: int
     created: float
+    updated: float  # when games were last added (played or extended)
 
 
 class Store:
@@ -82,6 +84,11 @@ class Store:
             # A crash of the lab loses at most the batch being written; it is played again.
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
+            if "updated" not in columns:  # a database made before runs knew when they last ran
+                with self.db:
+                    self.db.execute("ALTER TABLE runs ADD COLUMN updated REAL NOT NULL DEFAULT 0")
+                    self.db.execute("UPDATE runs SET updated = created")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a balance lab database ({e})") from None
         self.write_seconds = 0.0  # time spent writing game rows, for the benchmark
@@ -99,40 +106,52 @@ class Store:
 
     def ensure_run(self, settings: RunSettings) -> str:
         run_id = settings.run_id
+        now = time.time()
         with self.db:
             self.db.execute(
-                "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO runs VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     run_id,
                     settings.kind,
                     settings.label(),
                     json.dumps(settings.to_json()),
-                    time.time(),
+                    now,
+                    now,
                 ),
             )
+            if settings.name:  # a label given again names the run anew
+                self.db.execute(
+                    "UPDATE runs SET label = ?, settings = ? WHERE run_id = ?",
+                    (settings.label(), json.dumps(settings.to_json()), run_id),
+                )
         return run_id
 
+    def touch(self, run_id: str) -> None:
+        """Mark the run as the one last played or extended."""
+        with self.db:
+            self.db.execute("UPDATE runs SET updated = ? WHERE run_id = ?", (time.time(), run_id))
+
     def runs(self) -> list[Run]:
+        """Every run, the one last played or extended last."""
         rows = self.db.execute(
-            "SELECT r.run_id, r.kind, r.label, r.settings, r.created, COUNT(g.idx) "
+            "SELECT r.run_id, r.kind, r.label, r.settings, r.created, r.updated, COUNT(g.idx) "
             "FROM runs r LEFT JOIN games g ON g.run_id = r.run_id "
-            "GROUP BY r.run_id ORDER BY r.created, r.run_id"
+            "GROUP BY r.run_id ORDER BY r.updated, r.created, r.run_id"
         ).fetchall()
         return [
-            Run(rid, kind, label, RunSettings.from_json(json.loads(s)), n, created)
-            for rid, kind, label, s, created, n in rows
+            Run(rid, kind, label, RunSettings.from_json(json.loads(s)), n, created, updated)
+            for rid, kind, label, s, created, updated, n in rows
         ]
 
     def run(self, ref: str | None = None, *, kind: str | None = "balance") -> Run:
-        """A run by id or id prefix. With no ``ref``, the latest run of ``kind``, preferring
-        the game as printed (no ``--set`` or ``--rule``) over what-if runs."""
+        """A run by id or id prefix. With no ``ref``, the run of ``kind`` last played or
+        extended."""
         runs = self.runs()
         if ref is None:
             found = [r for r in runs if kind is None or r.kind == kind]
             if not found:
                 raise StoreError(f"{self.path}: no {kind or ''} runs yet; run `rebelspace balance`")
-            printed = [r for r in found if not r.settings.sets and not r.settings.rules]
-            return (printed or found)[-1]
+            return found[-1]
         found = [r for r in runs if r.run_id.startswith(ref)]
         if len(found) != 1:
             known = ", ".join(f"{r.run_id} ({r.label})" for r in runs) or "none"

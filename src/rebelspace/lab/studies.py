@@ -120,10 +120,13 @@ def sweep(
     base.with_changes([f"{card}.{field}={values[0]}"])  # a bad card or field fails here
     points = []
     for v in values:
-        settings = base.with_changes([f"{card}.{field}={v}"], kind="sweep")
+        settings = base.with_changes([f"{card}.{field}={v}"]).for_study(
+            "sweep", base=base.run_id, card=card, field=field
+        )
         result = run(settings, games)
         points.append({"value": v, **_rate_point(result)})
     return {
+        "label": base.label(),
         "card": card,
         "field": field,
         "printed": _field_value(base, card, field),
@@ -187,6 +190,11 @@ def candidates(base: RunSettings) -> list[Change]:
     return out
 
 
+def _suggested(base: RunSettings, change: Change) -> RunSettings:
+    """A candidate's run: made for ``suggest`` of this base only (never an ablation)."""
+    return base.with_changes([change.text]).for_study("suggest", base=base.run_id)
+
+
 def suggest(
     base: RunSettings,
     screen_games: int,
@@ -204,13 +212,12 @@ def suggest(
     if progress is not None:
         items = progress(items, len(changes))
     for change in items:
-        result = run(base.with_changes([change.text], kind="suggest"), screen_games)
+        result = run(_suggested(base, change), screen_games)
         screened.append((abs(result.rebel_win_rate - 0.5), change))
     screened.sort(key=lambda x: (x[0], x[1].text))
     confirmed = []
     for _, change in screened[:top]:
-        settings = base.with_changes([change.text], kind="suggest")
-        result = run(settings, confirm_games)
+        result = run(_suggested(base, change), confirm_games)
         confirmed.append({"change": change.describe(), "set": change.text, **_rate_point(result)})
     confirmed.sort(key=lambda c: (abs(c["rebel_win_rate"] - 0.5), c["set"]))
     return {
