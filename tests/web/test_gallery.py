@@ -82,8 +82,8 @@ def test_gallery_reachable_from_the_lobby_and_the_table(server: Server, browser:
     page.select_option("#opponent", "random")
     page.click("#new-computer")
     page.wait_for_selector("#prompt")
-    # The site bar on the table: the gallery in a new tab (the game stays open), the rules.
-    link = page.locator("#nav-cards")
+    # The table's bar: the gallery in a new tab (the game stays open); the rules.
+    link = page.locator("#table-cards")
     assert link.get_attribute("href") == "/cards" and link.get_attribute("target") == "_blank"
     with page.context.expect_page() as opened:
         link.click()

@@ -86,16 +86,6 @@ function openGame(gameId, mode) {
   game.start();
 }
 
-// The site bar (index.html) links the rules; the cards and the recent games join it here so
-// they are one click away from every page, the table included (a new tab keeps the game).
-const nav = document.querySelector("nav.site");
-if (nav) {
-  nav.prepend(
-    Object.assign(document.createElement("a"), { href: "/games", id: "nav-games", textContent: "My recent games" }),
-    Object.assign(document.createElement("a"), { href: "/cards", id: "nav-cards", target: "_blank", rel: "noopener", textContent: "Cards" }),
-  );
-}
-
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") closeMenu();
 });

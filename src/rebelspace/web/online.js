@@ -27,8 +27,7 @@ function resetFor(gameId) {
   Object.assign(bar, { gameId, confirmResign: false, seatLinkOpen: false, sawUnfinishedRematch: false, movedTo: null, timing: null });
 }
 
-/** The bar's element for the open game (a GameController) and its latest state message, or
- * null when there is nothing to show. */
+/** The bar's element for the open game (a GameController) and its latest state message. */
 export function gameBar(game, msg) {
   if (!game || !msg) return null;
   resetFor(game.gameId);
@@ -39,8 +38,9 @@ export function gameBar(game, msg) {
   else if (token) parts.push(resignPart(game, msg, token));
   // Hot-seat keeps both seats on one screen; other games may go on on another device.
   if (token && !msg.over && msg.mode !== "hotseat") parts.push(seatLinkPart(game.gameId, msg.seat, token));
+  // The gallery in a new tab, so the game stays open (the rules are in the site bar).
+  parts.push(h("a", { href: "/cards", id: "table-cards", target: "_blank", rel: "noopener" }, "Cards"));
   const shown = parts.filter(Boolean);
-  if (!shown.length) return null;
   tick();
   return h("div", { class: "online-bar", id: "online-bar" }, shown);
 }
