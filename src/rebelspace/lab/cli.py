@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 import tempfile
 import time
@@ -19,19 +20,21 @@ from pathlib import Path
 from typing import Any
 
 # The main command's conventions: exit codes, "rebelspace CMD: message" on stderr.
-from rebelspace.cli import EXIT_OK, _add_game_args, _cards, _fail
+from rebelspace.cli import EXIT_INTERRUPTED, EXIT_OK, _add_game_args, _cards, _fail
 from rebelspace.cli import _positive_int as _positive
 from rebelspace.engine import RebelSpaceError
 from rebelspace.extras import require
 
+from .runner import RunInterrupted
 from .store import DEFAULT_DB, Store
 
 Handler = Callable[[argparse.Namespace], int]
 
 
 def _lab_command(name: str) -> Callable[[Handler], Handler]:
-    """Run the handler of ``rebelspace NAME`` only with the lab extra installed, and with the
-    ray extra too when the command was asked to run on Ray."""
+    """Run the handler of ``rebelspace NAME`` only with the lab extra installed (and the ray
+    extra when asked for ``--ray``); end on Ctrl-C or a closed pipe with one line, never a
+    traceback."""
 
     def wrap(handler: Handler) -> Handler:
         @functools.wraps(handler)
@@ -39,7 +42,29 @@ def _lab_command(name: str) -> Callable[[Handler], Handler]:
             require("lab", f"rebelspace {name}")
             if getattr(args, "ray", None) is not None:
                 require("ray", f"rebelspace {name} --ray")
-            return handler(args)
+            try:
+                return handler(args)
+            except RunInterrupted as stop:
+                print(
+                    f"rebelspace {name}: interrupted; {stop.saved} of {stop.asked} games of run "
+                    f"{stop.run_id} ({stop.label}) are saved in {stop.db}; run the same "
+                    "command again to resume where it stopped",
+                    file=sys.stderr,
+                )
+                return EXIT_INTERRUPTED
+            except KeyboardInterrupt:
+                print(
+                    f"rebelspace {name}: interrupted; every finished game is saved, and the "
+                    "same command again resumes where it stopped",
+                    file=sys.stderr,
+                )
+                return EXIT_INTERRUPTED
+            except BrokenPipeError:
+                # The reader (``| head``) left: nothing more to say to it. Point stdout at
+                # nowhere so that the exit's flush does not fail again.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                return EXIT_OK
 
         return run
 
@@ -227,7 +252,7 @@ def add_ablate(sub: Any) -> None:
     )
     _where_args(p)
     _db_arg(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(handler=cmd_ablate)
 
 
@@ -280,10 +305,10 @@ def add_compare(sub: Any) -> None:
         "95% interval and mean turns, then the difference B - A with its interval and p-value, "
         "paired on matched seeds when the runs share them.",
     )
-    p.add_argument("a", help="run id or prefix")
-    p.add_argument("b", help="run id or prefix")
+    p.add_argument("a", help="run id or prefix (see `rebelspace runs`)")
+    p.add_argument("b", help="run id or prefix of the run compared with A")
     _db_arg(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(handler=cmd_compare)
 
 
@@ -494,8 +519,10 @@ def add_bench_lab(sub: Any) -> None:
         "--workers workers, and the share of the time spent writing to the database, as JSON.",
     )
     p.add_argument("--games", type=_positive, default=2000, help="games per measurement")
-    p.add_argument("--agents", default="heuristic")
-    p.add_argument("--workers", type=_positive, default=2, help="the parallel measurement")
+    p.add_argument("--agents", default="heuristic", help="agent on both sides (default heuristic)")
+    p.add_argument(
+        "--workers", type=_positive, default=2, help="processes of the parallel measurement"
+    )
     p.set_defaults(handler=cmd_bench_lab)
 
 
@@ -504,16 +531,21 @@ def cmd_bench_lab(args: argparse.Namespace) -> int:
     from .runner import run_balance
     from .settings import RunSettings
 
-    settings = RunSettings.build((args.agents, args.agents), 0)
+    try:
+        settings = RunSettings.build((args.agents, args.agents), 0)
+    except RebelSpaceError as e:
+        return _fail("bench-lab", e)
     out: dict[str, Any] = {"games": args.games, "agents": args.agents}
     with tempfile.TemporaryDirectory() as tmp:
-        for workers in (1, args.workers):
+        for workers in sorted({1, args.workers}):
             with Store(Path(tmp) / f"bench-{workers}.sqlite") as store:
                 r = run_balance(settings, args.games, store, workers=workers, progress=False)
             out[f"games_per_second_{workers}_workers"] = round(r.games_per_second, 1)
-            out[f"db_write_share_{workers}_workers"] = round(r.db_seconds / r.seconds, 4)
-    out["speedup"] = round(
-        out[f"games_per_second_{args.workers}_workers"] / out["games_per_second_1_workers"], 3
+            share = r.db_seconds / r.seconds if r.seconds > 0 else 0.0
+            out[f"db_write_share_{workers}_workers"] = round(share, 4)
+    one = out["games_per_second_1_workers"]
+    out["speedup"] = (
+        round(out[f"games_per_second_{args.workers}_workers"] / one, 3) if one else None
     )
     print(json.dumps(out))
     return EXIT_OK

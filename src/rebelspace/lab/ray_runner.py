@@ -32,8 +32,9 @@ def _ray() -> Any:
     return ray
 
 
-def connect(address: str | None) -> Any:
-    """Start a local Ray (no address) or join a cluster; reuse a connection already made."""
+def connect(address: str | None, workers: int | None = None) -> Any:
+    """Start a local Ray (no address) on ``workers`` cores, or join a cluster; reuse a
+    connection already made."""
     ray = _ray()
     if ray.is_initialized():
         return ray
@@ -43,16 +44,17 @@ def connect(address: str | None) -> Any:
 
             ray.init(address=address, runtime_env={"py_modules": [rebelspace]})
         else:
-            ray.init(address="local")  # a Ray of our own (``--ray auto`` joins a running one)
+            # A Ray of our own (``--ray auto`` joins a running one), on the cores asked for.
+            ray.init(address="local", num_cpus=workers)
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise RayUnavailable(f"cannot start or reach Ray at {address or 'local'}: {e}") from None
     return ray
 
 
 def ray_batches(
-    settings: RunSettings, todo: list[list[int]], address: str | None
+    settings: RunSettings, todo: list[list[int]], address: str | None, workers: int | None = None
 ) -> Iterator[list[GameRow]]:
-    ray = connect(address)
+    ray = connect(address, workers)
     task = ray.remote(play_batch)
     shared = ray.put(settings)
     pending = [task.remote(shared, batch) for batch in todo]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,14 @@ from .stats import unit_rate
 from .store import Store
 
 MAX_BATCH = 64
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run: what is saved, for the one-line message and the resume hint."""
+
+    def __init__(self, run_id: str, label: str, saved: int, asked: int, db: str) -> None:
+        super().__init__(run_id)
+        self.run_id, self.label, self.saved, self.asked, self.db = run_id, label, saved, asked, db
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +89,14 @@ def _pool_batches(
         for batch in todo:
             yield play_batch(settings, batch)
         return
-    with get_context("spawn").Pool(workers) as pool:
+    with get_context("spawn").Pool(workers, initializer=_ignore_ctrl_c) as pool:
         yield from pool.imap_unordered(_play, [(settings, b) for b in todo])
+
+
+def _ignore_ctrl_c() -> None:
+    # Ctrl-C reaches every process of the terminal; the parent stops the pool and says what
+    # was saved, the workers just end (no traceback from each of them).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play(job: tuple[RunSettings, list[int]]) -> list[GameRow]:
@@ -113,13 +128,16 @@ def run_balance(
         if use_ray:
             from .ray_runner import ray_batches
 
-            results = ray_batches(settings, todo, ray_address)
+            results = ray_batches(settings, todo, ray_address, workers)
         else:
             results = _pool_batches(settings, todo, workers)
         store.touch(run_id)  # asked for just now: the run `report` reads by default
         for rows in results:
             store.add_games(run_id, rows)
             bar.update(len(rows))
+    except KeyboardInterrupt:
+        saved = len(store.done_indices(run_id))
+        raise RunInterrupted(run_id, settings.label(), saved, games, str(store.path)) from None
     finally:
         bar.close()
     seconds = time.perf_counter() - start
