@@ -226,6 +226,10 @@ class TerminalGame:
     def play(self, *, resumed: bool = False) -> Stop:
         """Play to the end or until the person stops; the game is left at a whole decision."""
         try:
+            # Made once before the game so that the computer's modules are imported now: a
+            # Ctrl-C during an import runs into class-building eval() calls, and CPython 3.11
+            # then exits by SIGINT even though the interrupt is caught (`python -m` only).
+            self.opponent.agent(self.game.ctx, 0)
             self._intro(resumed)
             while self.game.to_move >= 0:
                 self._flush()
