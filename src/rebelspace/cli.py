@@ -584,6 +584,7 @@ LAB_COMMANDS = (
     "compare",
     "sweep",
     "suggest",
+    "export",
     "bench-lab",
 )
 

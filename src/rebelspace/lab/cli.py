@@ -508,6 +508,42 @@ def cmd_runs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------------------ export
+
+
+def add_export(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="write a run as tidy CSV tables (games, cards, ...) for a spreadsheet or pandas",
+        description="Write a run of the lab database as CSV files, one per table, one row per "
+        "observation: run.csv, games.csv (one row per game), card_games.csv (plays, kills "
+        "and damage of each card in each game), deck_sizes.csv (per game and turn) and "
+        "cards.csv (the report's per-card numbers). examples/balance.ipynb reads them.",
+    )
+    p.add_argument(
+        "run", nargs="?", help="run id or prefix (default: the balance run last played or extended)"
+    )
+    p.add_argument("--csv", required=True, metavar="DIR", help="folder for the CSV files")
+    _db_arg(p)
+    p.set_defaults(handler=cmd_export)
+
+
+@_lab_command("export")
+def cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_csv
+
+    try:
+        with Store(_existing(args.db)) as store:
+            run = store.run(args.run, kind=None if args.run else "balance")
+            files = export_csv(store, run, Path(args.csv))
+    except (RebelSpaceError, ValueError, OSError) as e:
+        return _fail("export", e)
+    print(
+        f"run {run.run_id} ({run.label}) written to {args.csv}: {', '.join(f.name for f in files)}"
+    )
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- bench-lab
 
 
@@ -559,5 +595,6 @@ COMMANDS = {
     "compare": add_compare,
     "sweep": add_sweep,
     "suggest": add_suggest,
+    "export": add_export,
     "bench-lab": add_bench_lab,
 }
