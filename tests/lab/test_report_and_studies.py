@@ -154,7 +154,7 @@ def test_candidates_are_every_valid_one_step_change() -> None:
     )
 
 
-def test_suggest_screens_then_confirms_the_closest_to_even(
+def test_suggest_screens_sequentially_and_confirms_the_closest_to_even(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[tuple[str, int]] = []
@@ -166,12 +166,32 @@ def test_suggest_screens_then_confirms_the_closest_to_even(
 
     few = candidates(BASE)[:4]
     monkeypatch.setattr("rebelspace.lab.studies.candidates", lambda base: few)  # keep it small
-    out = suggest(BASE, 6, 12, 2, counting)
-    assert out["candidates"] == 4 and len(out["suggestions"]) == 2
-    gaps = [abs(s["rebel_win_rate"] - 0.5) for s in out["suggestions"]]
-    assert gaps == sorted(gaps)
+    out = suggest(store, BASE, 6, 24, 1, counting)
+    assert out["candidates"] == 4
+    assert out["rounds"][0] == {"games": 6, "candidates": 4, "kept": out["rounds"][0]["kept"]}
+    for before, after in zip(out["rounds"], out["rounds"][1:], strict=False):
+        assert after["games"] == 2 * before["games"] and after["candidates"] == before["kept"]
     assert sum(1 for _, g in calls if g == 6) == 4  # every candidate screened
-    assert sum(1 for _, g in calls if g == 12) == 3  # the base and two finalists confirmed
+    for s in out["suggestions"]:  # proposed only if shown to move toward 50%
+        d = s["against_base"]
+        assert s["moves_toward_even"]
+        assert (d["ci95"][1] < 0) if out["base"]["rebel_win_rate"] > 0.5 else (d["ci95"][0] > 0)
+    finals = out["suggestions"] + out["not_shown_to_help"]
+    assert len(finals) <= 1
+
+
+def test_suggest_states_its_cost_and_needs_yes_without_a_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from rebelspace import cli
+
+    db = str(tmp_path / "lab.sqlite")
+    code = cli.main(["suggest", "--db", db, "--games", "10", "--confirm", "40"])
+    err = capsys.readouterr().err
+    n = len(candidates(RunSettings.build(("heuristic", "heuristic"), 0)))
+    assert f"between {40 + n * 10:,} and {40 + n * 40:,} games" in err
+    assert code == 2 and "add --yes" in err
+    assert not Path(db).exists()  # nothing was played
 
 
 def test_first_move_and_side_advantage_are_split_with_the_flipped_run(store: Store) -> None:
@@ -197,3 +217,17 @@ def test_the_report_defaults_to_the_run_last_played_or_extended(store: Store) ->
     assert store.run().run_id == printed.run_id  # just extended
     ablate(store, printed, ["Space Cruiser"], 4, runner(store, workers=1))
     assert store.run().run_id == printed.run_id  # study runs are never the default report
+
+
+def test_screening_drops_changes_shown_to_move_away_from_even_or_overshoot() -> None:
+    from rebelspace.lab.stats import Diff
+    from rebelspace.lab.studies import _may_help
+
+    def diff(low: float, high: float) -> Diff:
+        return Diff((low + high) / 2, low, high, 0.5, True, 100)
+
+    needed = -0.3  # the Rebel wins 80%: a change must lower it, by less than 0.6
+    assert _may_help(diff(-0.2, 0.05), needed)
+    assert _may_help(diff(-0.65, -0.4), needed)
+    assert not _may_help(diff(0.01, 0.1), needed)  # shown to help the Rebel further
+    assert not _may_help(diff(-0.9, -0.7), needed)  # shown to overshoot past even

@@ -401,25 +401,48 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def add_suggest(sub: Any) -> None:
     p = sub.add_parser(
         "suggest",
-        help="search one-card changes that bring the win rate closest to 50%%",
+        help="search one-card changes that bring the win rate toward 50%%",
         description="Try every change of one card number by one (a rating or cost up or "
-        "down, or a count up or down) on --games games, then play the --top closest to an "
-        "even game on --confirm games and list them with 95% intervals.",
+        "down, or a count up or down) on the base run's deals, sequentially: each candidate "
+        "plays --games games, candidates shown not to move the Rebel win rate toward 50%% "
+        "are dropped and the rest play twice as many, up to --confirm. The --top closest to "
+        "an even game are played on --confirm games and proposed only if shown to move the "
+        "balance toward 50%%, with their change against the base and its 95%% interval. The "
+        "cost is stated first and asked for, unless --yes.",
     )
-    _run_args(p, 200)
-    p.add_argument("--confirm", type=_positive, default=1000, help="games for the finalists")
+    _run_args(p, 100)
+    p.add_argument(
+        "--confirm", type=_positive, default=1000, help="games for the finalists (default 1000)"
+    )
     p.add_argument("--top", type=_positive, default=5, help="finalists (default 5)")
+    p.add_argument("--yes", action="store_true", help="start without asking about the cost")
     p.set_defaults(handler=cmd_suggest)
 
 
 @_lab_command("suggest")
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from .studies import runner, suggest
+    from .studies import runner, suggest, suggest_cost
 
     try:
         base = _settings(args)
+        cost = suggest_cost(base, args.games, args.confirm)
+        seconds = _seconds_per_game(base) / (args.workers or os.cpu_count() or 1)
+        print(
+            f"suggest: {cost['candidates']} one-step changes of {base.label()}; between "
+            f"{cost['least']:,} and {cost['most']:,} games (games already in {args.db} are "
+            f"not played again), about {_duration(cost['least'] * seconds)} to "
+            f"{_duration(cost['most'] * seconds)} here.",
+            file=sys.stderr,
+        )
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise RebelSpaceError("add --yes to start without being asked (no terminal)")
+            if input("Start? [y/N] ").strip().lower() not in ("y", "yes"):
+                print("suggest: not started", file=sys.stderr)
+                return EXIT_OK
         with Store(args.db) as store:
             out = suggest(
+                store,
                 base,
                 args.games,
                 args.confirm,
@@ -433,17 +456,41 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return EXIT_OK
     b = out["base"]
+    rounds = ", ".join(f"{r['candidates']} on {r['games']} games" for r in out["rounds"])
     print(
-        f"As printed: Rebel {100 * b['rebel_win_rate']:.1f}% (95% CI {100 * b['ci95'][0]:.1f}-"
-        f"{100 * b['ci95'][1]:.1f}%). {out['candidates']} one-card changes screened on "
-        f"{out['screen_games']} games; the best on {out['confirm_games']}:"
+        f"Base {b['run_id']} ({b['label']}): Rebel {100 * b['rebel_win_rate']:.1f}% (95% CI "
+        f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}%). Screened: {rounds}."
     )
-    for s in out["suggestions"]:
+    if not out["suggestions"]:
         print(
-            f"  {s['change']:<45} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
-            f'{100 * s["ci95"][0]:.1f}-{100 * s["ci95"][1]:.1f}%)   --set "{s["set"]}"'
+            f"No change was shown to move the balance toward 50% on {out['confirm_games']} games."
+        )
+    for s in out["suggestions"]:
+        d = s["against_base"]
+        print(
+            f"  {s['change']:<42} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
+            f"{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}%), {100 * d['diff']:+.1f} "
+            f"points against the base ({100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f})"
+            f'   --set "{s["set"]}"'
         )
     return EXIT_OK
+
+
+def _seconds_per_game(settings: Any) -> float:
+    """A quick measure of this run's speed on one core (four games), for the cost."""
+    from .play import play_batch
+
+    start = time.perf_counter()
+    play_batch(settings, range(4))
+    return (time.perf_counter() - start) / 4
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 # -------------------------------------------------------------------------------- runs

@@ -10,7 +10,7 @@ from typing import Any
 
 from rebelspace.engine import RebelSpaceError
 
-from .analysis import ablation, ablation_settings, rate_of, side_of_cards, units
+from .analysis import ablation, ablation_settings, rate_of, side_of_cards, units, winners_rate
 from .runner import RunResult, run_balance
 from .settings import RunSettings
 from .stats import Diff, proportion_diff, unit_paired_diff
@@ -195,7 +195,19 @@ def _suggested(base: RunSettings, change: Change) -> RunSettings:
     return base.with_changes([change.text]).for_study("suggest", base=base.run_id)
 
 
+def suggest_cost(base: RunSettings, screen_games: int, confirm_games: int) -> dict[str, int]:
+    """Games ``suggest`` plays: at least every candidate screened once, at most every one
+    played to the confirmation count (the runs already in the database are not played again)."""
+    n = len(candidates(base))
+    return {
+        "candidates": n,
+        "least": confirm_games + n * screen_games,
+        "most": confirm_games + n * confirm_games,
+    }
+
+
 def suggest(
+    store: Store,
     base: RunSettings,
     screen_games: int,
     confirm_games: int,
@@ -203,27 +215,80 @@ def suggest(
     run: RunFn,
     progress: Callable[[Iterator[Change], int], Iterator[Change]] | None = None,
 ) -> dict[str, Any]:
-    """Screen every candidate on ``screen_games`` games, then play the ``top`` closest to an
-    even game on ``confirm_games`` (the same runs, extended) and rank them again."""
-    base_result = run(base, confirm_games)
-    changes = candidates(base)
-    screened = []
-    items: Iterator[Change] = iter(changes)
-    if progress is not None:
-        items = progress(items, len(changes))
-    for change in items:
-        result = run(_suggested(base, change), screen_games)
-        screened.append((abs(result.rebel_win_rate - 0.5), change))
-    screened.sort(key=lambda x: (x[0], x[1].text))
-    confirmed = []
-    for _, change in screened[:top]:
+    """Search one-step changes that bring the Rebel win rate toward 50%.
+
+    Sequential screening on the base run's deals: every candidate plays ``screen_games``,
+    and each round the candidates whose interval of change against the base (paired by deal)
+    leaves no room for moving toward 50% (it is shown to move away, or to overshoot further
+    than the base is from even) are dropped; the rest play twice as many games, up to
+    ``confirm_games``. The ``top`` closest to even are then played to ``confirm_games``, and
+    only those shown to move the balance toward 50% are proposed."""
+    run(base, confirm_games)
+    base_rate = winners_rate(base, store.winners(base.run_id))
+    needed = 0.5 - base_rate.rate  # the change in Rebel win rate that makes the game even
+    alive = candidates(base)
+    total = len(alive)
+    rounds = []
+    diffs: dict[Change, Diff] = {}
+    games = min(screen_games, confirm_games)
+    while alive:
+        items: Iterator[Change] = iter(alive)
+        if progress is not None:
+            items = progress(items, len(alive))
+        for change in items:
+            diffs[change] = _against_base(store, base, run(_suggested(base, change), games))
+        kept = [c for c in alive if _may_help(diffs[c], needed)]
+        rounds.append({"games": games, "candidates": len(alive), "kept": len(kept)})
+        alive = kept
+        if len(alive) <= top or games >= confirm_games:
+            break
+        games = min(confirm_games, 2 * games)
+    alive.sort(key=lambda c: (abs(diffs[c].diff - needed), diffs[c].high - diffs[c].low, c.text))
+    finalists = []
+    for change in alive[:top]:
         result = run(_suggested(base, change), confirm_games)
-        confirmed.append({"change": change.describe(), "set": change.text, **_rate_point(result)})
-    confirmed.sort(key=lambda c: (abs(c["rebel_win_rate"] - 0.5), c["set"]))
+        d = _against_base(store, base, result)
+        helps = d.high < 0 if needed < 0 else d.low > 0
+        closer = abs(d.diff - needed) < abs(needed)
+        finalists.append(
+            {
+                "change": change.describe(),
+                "set": change.text,
+                **_rate_point(result),
+                "against_base": d.to_dict(),
+                "moves_toward_even": helps and closer,
+            }
+        )
+    finalists.sort(key=lambda c: (abs(c["rebel_win_rate"] - 0.5), c["set"]))
     return {
-        "base": _rate_point(base_result),
-        "candidates": len(changes),
+        "base": {
+            "run_id": base.run_id,
+            "label": base.label(),
+            "rebel_win_rate": round(base_rate.rate, 4),
+            "ci95": [round(base_rate.low, 4), round(base_rate.high, 4)],
+        },
+        "candidates": total,
         "screen_games": screen_games,
         "confirm_games": confirm_games,
-        "suggestions": confirmed,
+        "rounds": rounds,
+        "suggestions": [f for f in finalists if f["moves_toward_even"]],
+        "not_shown_to_help": [f for f in finalists if not f["moves_toward_even"]],
     }
+
+
+def _against_base(store: Store, base: RunSettings, result: RunResult) -> Diff:
+    """The candidate's Rebel win rate minus the base's, paired on the deals both played."""
+    mine = store.winners(result.run_id)
+    theirs = store.winners(base.run_id)
+    matched = units(base, (i for i in mine if i in theirs))
+    return unit_paired_diff(
+        [[float(theirs[i] == 0) for i in u] for u in matched],
+        [[float(mine[i] == 0) for i in u] for u in matched],
+    )
+
+
+def _may_help(d: Diff, needed: float) -> bool:
+    """Whether the interval of change leaves room for a game closer to even: some value
+    between no change and twice the change needed (which would overshoot as far)."""
+    low, high = sorted((0.0, 2 * needed))
+    return d.low < high and d.high > low
