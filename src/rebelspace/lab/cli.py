@@ -155,6 +155,25 @@ def add_balance(sub: Any) -> None:
         "the run and adds to it; the same seed and settings always give the same games.",
     )
     _run_args(p, 1000)
+    p.add_argument(
+        "--ladder",
+        nargs="?",
+        const="default",
+        metavar="AGENTS",
+        help="play the same deals with a ladder of agents, weakest first (default "
+        "random,heuristic,ismcts:easy,ismcts:100) and say whether the verdict holds as play "
+        "gets stronger; --games caps the games of each rung, --budget the time",
+    )
+    p.add_argument(
+        "--budget",
+        type=_positive,
+        default=10,
+        metavar="MINUTES",
+        help="with --ladder: the time the whole ladder may take here (default 10)",
+    )
+    p.add_argument(
+        "--out", default="ladder", help="with --ladder: folder for ladder.json and ladder.svg"
+    )
     p.set_defaults(handler=cmd_balance)
 
 
@@ -162,6 +181,8 @@ def add_balance(sub: Any) -> None:
 def cmd_balance(args: argparse.Namespace) -> int:
     from .runner import run_balance
 
+    if args.ladder:
+        return _ladder(args)
     try:
         settings = _settings(args)
         with Store(args.db) as store:
@@ -178,6 +199,48 @@ def cmd_balance(args: argparse.Namespace) -> int:
         f"{100 * d['ci95'][1]:.1f}%), {d['mean_turns']} turns on average; played "
         f"{d['played']} now at {d['games_per_second']} games/s; stored in {d['db']}"
     )
+    return EXIT_OK
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from . import plots
+    from .ladder import DEFAULT_RUNGS, measure, plan, run_ladder
+    from .settings import RunSettings
+    from .studies import runner
+
+    rungs = DEFAULT_RUNGS if args.ladder == "default" else tuple(args.ladder.split(","))
+    workers = args.workers or os.cpu_count() or 1
+    try:
+        if args.vs or args.set or args.rule or args.cards:
+            raise RebelSpaceError("--ladder plays the printed game with its own agents: "
+                                  "drop --vs, --set, --rule and --cards")  # fmt: skip
+        if len(rungs) < 2 or len(set(rungs)) != len(rungs):
+            raise RebelSpaceError(
+                f"a ladder needs two or more different agents, got {args.ladder!r}"
+            )
+        for rung in rungs:
+            RunSettings.build((rung, rung), args.seed)  # an unknown agent fails here
+        plans = plan(rungs, args.games, args.budget * 60, workers, lambda r: measure(r, args.seed))
+        for p in plans:
+            print(
+                f"ladder: {p.rung}: {p.games} games ({p.seconds_per_game:.2f} s a game on one "
+                f"core)" + (f", {p.rating_games} against the next rung" if p.rating_games else ""),
+                file=sys.stderr,
+            )
+        print(f"ladder: within about {args.budget} min on {workers} workers", file=sys.stderr)
+        with Store(args.db) as store:
+            out = run_ladder(store, plans, args.seed, runner(store, **_exec(args)), args.label)
+    except RebelSpaceError as e:
+        return _fail("balance", e)
+    folder = Path(args.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "ladder.json").write_text(json.dumps(out, indent=2) + "\n")
+    (folder / "ladder.svg").write_text(plots.ladder(out["rungs"]))
+    if args.json:
+        print(json.dumps(out))
+        return EXIT_OK
+    print("\n".join(out["verdict"]))
+    print(f"ladder written to {folder / 'ladder.json'} and {folder / 'ladder.svg'}")
     return EXIT_OK
 
 

@@ -158,3 +158,23 @@ def sweep(
     ax.set_ylabel("Rebel win rate (95% interval)")
     ax.set_title(f"Sweep of {card} {field}" + (f"\n{label}" if label else ""), fontsize=10)
     return svg(fig)
+
+
+def ladder(points: Sequence[dict[str, Any]]) -> str:
+    """The Rebel's win rate and the first move's worth against each rung's arena rating."""
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6, 5.5), sharex=True)
+    xs = [p["rating"] for p in points]
+    for ax, key, colour, ylabel, line in (
+        (top, "rebel_win_rate", REBEL_COLOUR, "Rebel win rate", 0.5),
+        (bottom, "first_move_advantage", "#16a085", "first move's worth", 0.0),
+    ):
+        ys = [p[key]["value"] for p in points]
+        errs = list(zip(*(_err(p[key]["value"], p[key]["ci95"]) for p in points), strict=True))
+        ax.errorbar(xs, ys, yerr=errs, fmt="o-", capsize=5, color=colour)
+        ax.axhline(line, color="grey", linestyle="--", linewidth=1)
+        ax.set_ylabel(f"{ylabel}\n(95% interval)")
+        for x, y, p in zip(xs, ys, points, strict=True):
+            ax.annotate(p["rung"], (x, y), textcoords="offset points", xytext=(6, 6), fontsize=8)
+    top.set_title("The balance across play strength (mirror games on the same deals)")
+    bottom.set_xlabel("arena rating of the rung (Bradley-Terry, Elo scale)")
+    return svg(fig)
