@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from axe import assert_accessible
 from web_harness import Server
 from web_pages import api, open_page
 
@@ -68,6 +69,17 @@ def test_gallery_filters_by_side_and_type_and_searches(server: Server, browser: 
     assert shown(page) == [] and page.inner_text("#gallery-count") == f"0 of {len(cards)} cards"
     page.fill("#gallery-search", "")
     assert len(shown(page)) == len(cards)
+    assert errors == []
+
+
+def test_gallery_is_accessible(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/cards", errors)
+    page.wait_for_selector("#gallery-list .gallery-card")
+    assert_accessible(page, "the card gallery")
+    page.select_option("#gallery-side", "rebel")
+    page.fill("#gallery-search", "hero")
+    assert_accessible(page, "the card gallery, filtered")
     assert errors == []
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from axe import assert_accessible
 from web_harness import Server
 from web_pages import api, open_page, play_out
 
@@ -102,6 +103,24 @@ def test_replay_play_button_advances_and_stops_at_the_end(server: Server, browse
         f"() => document.getElementById('app').dataset.step === '{len(frames) - 1}'"
     )
     page.wait_for_selector("#replay-play[aria-label='Play']")
+    assert errors == []
+
+
+def test_replay_page_is_accessible_and_keyboard_operable(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    game_id, _ = finished_computer_game(server)
+    page = open_page(browser, f"{server.url}/replay/{game_id}", errors)
+    page.wait_for_selector("#replay-board #replay-rebel")
+    assert_accessible(page, "the replay's first step")
+    # Tab reaches the controls; Enter on "Forward" steps.
+    page.focus("#replay-back")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "replay-forward"
+    page.keyboard.press("Enter")
+    assert step(page) == 1
+    page.keyboard.press("End")
+    assert_accessible(page, "the replay's last step")
     assert errors == []
 
 
