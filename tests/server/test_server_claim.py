@@ -1,0 +1,101 @@
+"""Claiming the win against an opponent who stayed disconnected (issue 13): online games
+without a clock only, after ``claim_after`` seconds (60 here) with the opponent's seat taken but
+not connected; a state is pushed when the claim becomes available; refused before, refused
+once the opponent is back, and never in a game with a clock. Time is the tests' own."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_helpers import FakeTime, error, online_game, post, state
+from ws_helpers import receive_until
+
+
+def wake(client: TestClient) -> None:
+    client.portal.call(client.app.state.server.wake_timers)  # type: ignore[attr-defined]
+
+
+def claim_of(msg: dict[str, Any]) -> int | None:
+    return None if msg["claim"] is None else int(msg["claim"]["available_in_ms"])
+
+
+def next_state(ws: Any, seat: str, claim: int | None | str = "any") -> dict[str, Any]:
+    """The next pushed state for ``seat`` whose claim is ``claim`` ms away (None: no claim)."""
+    for _ in range(10):
+        msg = receive_until(ws, "state")
+        if msg["seat"] == seat and claim in ("any", claim_of(msg)):
+            return msg
+    raise AssertionError(f"no state for {seat} with a claim in {claim} ms")
+
+
+def test_a_claim_becomes_available_after_the_opponent_stays_away(
+    timed_client: TestClient, fake_time: FakeTime
+) -> None:
+    gid, toks = online_game(timed_client)
+    url = f"/api/games/{gid}/claim"
+    with timed_client.websocket_connect(f"/api/games/{gid}/ws") as rebel:
+        rebel.send_text(json.dumps({"type": "auth", "token": toks["rebel"]}))
+        with timed_client.websocket_connect(f"/api/games/{gid}/ws") as imperial:
+            imperial.send_text(json.dumps({"type": "auth", "token": toks["imperial"]}))
+            next_state(imperial, "imperial", None)
+            next_state(rebel, "rebel", None)
+        # The Imperial left: the Rebel is told how long until it may claim.
+        next_state(rebel, "rebel", 60000)
+        before = state(timed_client, gid, toks["rebel"])
+        message = error(post(timed_client, url, toks["rebel"], {}), 409, "conflict")
+        assert "60 s" in message
+        fake_time.advance(59.5)
+        assert claim_of(state(timed_client, gid, toks["rebel"])) == 500
+        error(post(timed_client, url, toks["rebel"], {}), 409, "conflict")
+        assert state(timed_client, gid)["version"] == before["version"]
+        fake_time.advance(1)
+        wake(timed_client)
+        next_state(rebel, "rebel", 0)  # pushed by the server when it became available
+        # The absent seat has no claim; a spectator neither.
+        assert claim_of(state(timed_client, gid, toks["imperial"])) is None
+        assert claim_of(state(timed_client, gid)) is None
+        r = post(timed_client, url, toks["rebel"], {})
+        assert r.status_code == 200, r.text
+        assert r.json()["result"] == {"winner": "rebel", "reason": "abandoned"}
+        assert r.json()["version"] == before["version"] + 1 and r.json()["claim"] is None
+
+
+def test_no_claim_once_the_opponent_is_back(timed_client: TestClient, fake_time: FakeTime) -> None:
+    gid, toks = online_game(timed_client)
+    fake_time.advance(120)  # the Imperial never connected since joining
+    assert claim_of(state(timed_client, gid, toks["rebel"])) == 0
+    with timed_client.websocket_connect(f"/api/games/{gid}/ws") as imperial:
+        imperial.send_text(json.dumps({"type": "auth", "token": toks["imperial"]}))
+        next_state(imperial, "imperial")
+        assert claim_of(state(timed_client, gid, toks["rebel"])) is None
+        r = post(timed_client, f"/api/games/{gid}/claim", toks["rebel"], {})
+        error(r, 409, "conflict")
+    assert state(timed_client, gid)["result"] is None
+
+
+def test_no_claim_in_a_game_with_a_clock_or_against_the_computer(
+    timed_client: TestClient, fake_time: FakeTime
+) -> None:
+    gid, toks = online_game(timed_client, clock={"initial_s": 600, "increment_s": 0})
+    fake_time.advance(300)
+    assert claim_of(state(timed_client, gid, toks["imperial"])) is None
+    error(post(timed_client, f"/api/games/{gid}/claim", toks["imperial"], {}), 409, "conflict")
+    created = timed_client.post("/api/games", json={"mode": "hotseat", "seed": 1}).json()
+    token = created["seats"][0]["token"]
+    r = post(timed_client, f"/api/games/{created['game_id']}/claim", token, {})
+    error(r, 409, "conflict")
+
+
+def test_a_bad_claim_request_gets_400_and_changes_nothing(
+    timed_client: TestClient, fake_time: FakeTime
+) -> None:
+    gid, toks = online_game(timed_client)
+    fake_time.advance(120)
+    before = state(timed_client, gid)
+    url = f"/api/games/{gid}/claim"
+    error(post(timed_client, url, toks["rebel"], {"win": True}), 400, "bad_request")
+    error(post(timed_client, url, toks["rebel"], {"version": "x"}), 400, "bad_request")
+    error(post(timed_client, url, toks["rebel"], {"version": 7}), 409, "stale")
+    assert state(timed_client, gid) == before
