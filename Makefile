@@ -24,7 +24,7 @@ STAMP_SERVER := $(VENV)/.stamp-server
 STAMP_ALL := $(VENV)/.stamp-all
 ALL_EXTRAS := dev,server,lab,rl,ray
 
-.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium serve constraints
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core serve constraints
 
 # The full development environment (what `make test` uses).
 venv: $(STAMP_ALL)
@@ -58,7 +58,7 @@ serve: $(STAMP_SERVER)
 
 # Every test, lint included. Installs every extra, and Debian's chromium for the browser tests
 # (apt-get, so root on Debian; see chromium below).
-test: $(STAMP_ALL) chromium
+test: $(STAMP_ALL) chromium axe-core
 	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2
 
@@ -67,7 +67,12 @@ test: $(STAMP_ALL) chromium
 chromium:
 	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 
-test-quick: $(STAMP_ALL) chromium
+# axe-core for the accessibility tests (tests/web/axe.py), at the version pinned in
+# tests/web/js/package-lock.json. Fetched only when missing.
+axe-core:
+	test -f tests/web/js/node_modules/axe-core/axe.min.js || (cd tests/web/js && npm ci --no-audit --no-fund)
+
+test-quick: $(STAMP_ALL) chromium axe-core
 	$(BIN)/ruff check src tests examples
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 

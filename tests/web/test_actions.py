@@ -133,3 +133,39 @@ def test_a_click_on_one_copy_of_a_hero_means_that_copy(server: Server, browser: 
     assert first == third == unknown == [1, 3, 5]
     assert second == [2, 4, 5]
     page.close()
+
+
+# A block step with two attacking groups, and a unit (Rebel Soldier) that may block either:
+# the GameController's reading of a click (game.js `matching`), with and without a group
+# selected. The controller is built on a detached element: only its click logic runs.
+SELECTED_GROUP = """async () => {
+  const { GameController } = await import('/game.js');
+  const game = new GameController(document.createElement('main'), 'g', {}, null);
+  const act = (id, kind, card, group) =>
+    ({id, kind, card, group, target: null, zone: null, n: null, text: kind, copy: null});
+  game.actions = [act(0, 'block', 'Rebel Soldier', 1), act(1, 'block', 'Rebel Soldier', 2),
+                  act(2, 'block', 'Rebel Base', 2), act(3, 'done_blocking', null, null)];
+  game.msg = {view: {step: 'block', battle: {groups: []}}};
+  const ids = (name) => game.matching('own-active', name, null, null).map((a) => a.id);
+  const none = {soldier: ids('Rebel Soldier'), base: ids('Rebel Base')};
+  game.selectedGroup = 1;
+  const one = {soldier: ids('Rebel Soldier'), base: ids('Rebel Base'),
+               glows: game.ui.clickable('own-active', 'Rebel Base', null, null)};
+  game.selectedGroup = 2;
+  const two = {soldier: ids('Rebel Soldier'), base: ids('Rebel Base')};
+  return {none, one, two};
+}"""
+
+
+def test_a_selected_group_limits_what_a_click_means(server: Server, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#new-computer")
+    seen = page.evaluate(SELECTED_GROUP)
+    # No group selected: a unit that may block both groups asks (two choices, a menu).
+    assert seen["none"] == {"soldier": [0, 1], "base": [2]}
+    # Group 1 selected: the soldier blocks group 1 only, and Rebel Base, which may block only
+    # group 2, neither glows nor acts for group 2.
+    assert seen["one"] == {"soldier": [0], "base": [], "glows": False}
+    assert seen["two"] == {"soldier": [1], "base": [2]}
+    page.close()

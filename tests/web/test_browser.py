@@ -16,13 +16,16 @@ from typing import Any
 
 import pytest
 from web_clicker import Clicker
-from web_harness import Server
+from web_harness import Server, settings_script
 
 from rebelspace.engine import GameState, new_game
 
 
-def open_page(browser: Any, url: str, errors: list[str]) -> Any:
+def open_page(browser: Any, url: str, errors: list[str], **settings: Any) -> Any:
+    """A page in a new browser context; `settings` (web_harness.settings_script) are stored
+    first: by default the player confirms only choices, as the clicker plays them."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(settings_script(**settings))
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))

@@ -96,7 +96,11 @@ class Clicker:
         own = ".player.me [data-zone='own-active'] .card.clickable"
         hand = ".hand .card.clickable"
         battle = "#battle .card.clickable"
-        if step == "draw":
+        if self.page.locator("#prompt[data-forced='auto']").count():
+            # An only choice is made by the page itself after a moment: clicking it too could
+            # land on the next decision's button.
+            self.kinds["forced"] += 1
+        elif step == "draw":
             self.page.locator("#prompt button.act-draw").last.click()
             self.kinds["draw"] += 1
         elif step == "form groups":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -75,3 +76,14 @@ class Server:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def settings_script(*, playback_ms: int | None = None, confirm_forced: bool = True) -> str:
+    """A page init script that stores the table's settings (game.js, Settings) before the page
+    runs: `confirm_forced` makes the player click an only choice (a lone "Pass") instead of
+    the page making it after a moment, which keeps whole games played by clicking quick;
+    `playback_ms` sets the pace of the opponent's moves played back (None: the default)."""
+    settings: dict[str, object] = {"confirmForced": confirm_forced}
+    if playback_ms is not None:
+        settings["playbackMs"] = playback_ms
+    return f"localStorage.setItem('rebelspace.settings', {json.dumps(json.dumps(settings))});"

@@ -233,6 +233,8 @@ export function renderBattle(msg, memory, ui) {
   const defendingSide = attackingSide === view.you ? view.opponent : view.you;
   const attackerCopies = copiedHeroes(attackingSide);
   const defenderCopies = copiedHeroes(defendingSide);
+  // The player's own cards are drawn below the opponent's, as the two sides sit on the table.
+  const mineAttacking = attackingSide === view.you;
   const rows = battle.groups.map((g) => {
     const fought = g.result ? resolvedEvent(events, g.number) : null;
     const values = fought
@@ -280,7 +282,7 @@ export function renderBattle(msg, memory, ui) {
         : null,
       h(
         "div",
-        { class: "sides" },
+        { class: ["sides", mineAttacking ? "attacker-bottom" : "attacker-top"] },
         h(
           "div",
           { class: "side attackers" },
@@ -308,7 +310,7 @@ export function renderBattle(msg, memory, ui) {
     "div",
     { class: "battle", id: "battle" },
     h("h2", {}, `${attacker} attacks`, bonuses.length ? h("small", {}, ` (${bonuses.join("; ")})`) : null),
-    rows.length ? rows : h("p", {}, "No group formed yet."),
+    rows.length ? h("div", { class: "groups" }, rows) : h("p", {}, "No group formed yet."),
     battle.pending_damage ? h("p", { class: "damage" }, `Damage getting through: ${battle.pending_damage}`) : null,
     view.extra_attacks ? h("p", {}, `Extra attack phases still to come this turn: ${view.extra_attacks}`) : null,
   );

@@ -110,7 +110,7 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
     {
       class: ["card", `side-${card.side || "none"}`, `kind-${card.kind}`, small ? "small" : "", ...classes],
       "data-name": name,
-      title: describe(card, now),
+      "aria-description": describe(card, now),
       ...Object.fromEntries(Object.entries(ratings).map(([k, v]) => [`data-${k}`, v])),
     },
     h(
@@ -157,4 +157,111 @@ function describe(card, now) {
 /** A face-down card (the opponent's hand, decks). */
 export function cardBack(label = "") {
   return h("div", { class: "card back", "aria-hidden": "true" }, label);
+}
+
+// ---- the card's full text on hover, focus and a long press ------------------------------------
+
+/** The card's full text: name, side and type, cost, ratings (now and printed), keywords,
+ * ability, when it is played, and what is attached to it on the table. */
+export function fullText(name, { now = null, attachments = [] } = {}) {
+  const card = cardInfo(name);
+  const lines = [];
+  lines.push(h("h4", {}, name));
+  lines.push(h("p", {}, `${typeLabel(card)}${card.side ? `, ${card.side}` : ""}${card.cost !== null && card.cost !== undefined ? ` · cost ${card.cost}` : ""}`));
+  if (card.kind !== "action") {
+    const printed = `Ground ${card.ground}, Space ${card.space}, Damage ${card.damage}`;
+    const current = now ? `Ground ${now.ground}, Space ${now.space}, Damage ${now.damage}` : null;
+    lines.push(h("p", {}, current && current !== printed ? `Now: ${current} (printed: ${printed})` : printed));
+  }
+  const keys = (card.keywords || []).map((k) => KEYWORD_LABEL[k] || k);
+  if (keys.length) lines.push(h("p", {}, `Keywords: ${keys.join(", ")}`));
+  if (card.notes) lines.push(h("p", {}, card.notes));
+  if (timing(card)) lines.push(h("p", {}, timing(card)));
+  if (attachments.length) lines.push(h("p", {}, `Attached: ${attachments.join(", ")}`));
+  return lines;
+}
+
+let infoEl = null;
+let pressTimer = null;
+let pressed = null; // a card a long press showed: its click is the press's end, not a choice
+
+function infoFor(el) {
+  const name = el.dataset.name;
+  const hasNow = el.dataset.ground !== undefined && el.closest(".unit");
+  const now = hasNow ? { ground: el.dataset.ground, space: el.dataset.space, damage: el.dataset.damage } : null;
+  const unit = el.closest(".unit");
+  const attachments = unit && !el.classList.contains("attached") ? [...unit.querySelectorAll(".attachments .card")].map((c) => c.dataset.name) : [];
+  return fullText(name, { now, attachments });
+}
+
+function showInfo(el) {
+  if (!infoEl) {
+    infoEl = h("div", { class: "card-info", id: "card-info", role: "tooltip", hidden: true });
+    document.body.append(infoEl);
+  }
+  infoEl.replaceChildren(...infoFor(el));
+  infoEl.hidden = false;
+  const r = el.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  const { width, height } = infoEl.getBoundingClientRect();
+  // Beside the card, on whichever side has room, never past an edge of the screen.
+  let left = r.right + 8;
+  if (left + width > vw - 4) left = r.left - 8 - width;
+  left = Math.min(Math.max(4, left), Math.max(4, vw - 4 - width));
+  const top = Math.min(Math.max(4, r.top), Math.max(4, vh - 4 - height));
+  infoEl.style.left = `${left}px`;
+  infoEl.style.top = `${top}px`;
+  el.setAttribute("aria-describedby", "card-info");
+}
+
+function hideInfo() {
+  if (infoEl) infoEl.hidden = true;
+}
+
+const cardOf = (target) => (target && target.closest ? target.closest(".card[data-name]:not(.back)") : null);
+
+/** Show a card's full text on hover, keyboard focus and a long press (touch). Installed once. */
+export function installCardInfo() {
+  if (document.body.dataset.cardInfo) return;
+  document.body.dataset.cardInfo = "on";
+  document.addEventListener("mouseover", (e) => {
+    const el = cardOf(e.target);
+    if (el) showInfo(el);
+    else hideInfo();
+  });
+  document.addEventListener("focusin", (e) => {
+    const el = cardOf(e.target);
+    if (el) showInfo(el);
+    else hideInfo();
+  });
+  document.addEventListener("focusout", hideInfo);
+  document.addEventListener("scroll", hideInfo, true);
+  document.addEventListener("pointerdown", (e) => {
+    clearTimeout(pressTimer);
+    const el = cardOf(e.target);
+    if (!el || e.pointerType === "mouse") return;
+    pressTimer = setTimeout(() => {
+      pressed = el;
+      showInfo(el);
+    }, 500);
+  });
+  const release = () => clearTimeout(pressTimer);
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
+  // The click that ends a long press only shows the text: it is not a choice.
+  document.addEventListener(
+    "click",
+    (e) => {
+      if (pressed && cardOf(e.target) === pressed) {
+        e.stopPropagation();
+        e.preventDefault();
+      }
+      pressed = null;
+    },
+    true,
+  );
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") hideInfo();
+  });
 }

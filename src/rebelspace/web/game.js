@@ -4,14 +4,35 @@
 import { OWN, forCopy, menuLabel, placeOf } from "./actions.js";
 import { openSocket, request } from "./api.js";
 import { BattleMemory, groupValues } from "./battle.js";
+import { installCardInfo } from "./cards.js";
 import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { closeMenu, copy, openMenu, showPile } from "./menu.js";
 import { gameBar } from "./online.js";
+import { Playback } from "./playback.js";
 import { renderTable } from "./table.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const other = (seat) => (seat === "rebel" ? "imperial" : "rebel");
+
+const SETTINGS_KEY = "rebelspace.settings";
+/** An only choice (a lone "Pass") is made for the player after this long, unless they chose to confirm. */
+const FORCED_MS = 1200;
+const DEFAULTS = { playbackMs: 750, confirmForced: false };
+
+/** The player's settings in this browser; `?playback=MS` in the page's address overrides the pace. */
+export function loadSettings() {
+  let stored = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
+  } catch {
+    stored = {};
+  }
+  const settings = { ...DEFAULTS, ...stored };
+  const pace = new URLSearchParams(location.search).get("playback");
+  if (pace !== null && /^\d+$/.test(pace)) settings.playbackMs = Number(pace);
+  return settings;
+}
 
 export class GameController {
   constructor(root, gameId, tokens, stored) {
@@ -31,12 +52,18 @@ export class GameController {
     // but a newer decision on screen (the WebSocket push came before the REST answer) is.
     this.sentAt = null;
     this.rendered = null; // what the table on screen was drawn from (see render)
+    this.settings = loadSettings();
+    this.sideOpen = false;
+    this.forcedTimer = null;
+    this.focusedVersion = null; // the version whose decision got the focus (see render)
+    this.playback = new Playback(root, () => this.settings.playbackMs);
     this.ui = this.makeUi();
   }
 
   start() {
     const seats = Object.keys(this.tokens);
     document.title = "Rebel Space: game";
+    installCardInfo();
     this.root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
     for (const seat of seats.length ? seats : [null]) {
       const token = seat ? this.tokens[seat] : null;
@@ -52,6 +79,8 @@ export class GameController {
 
   close() {
     this.closed = true;
+    this.playback.stop();
+    clearTimeout(this.forcedTimer);
     for (const s of this.sockets) s.close();
     this.sockets = [];
   }
@@ -65,6 +94,8 @@ export class GameController {
       return;
     }
     if (status === "open") {
+      // An error from before the connection came back (the server was away) is stale now.
+      clearError();
       // Also fetch over REST: covers a server that was restarted (it may not push first).
       this.fetchState(seat, token);
     }
@@ -103,7 +134,19 @@ export class GameController {
     const old = this.messages.get(key);
     if (old && msg.version < old.version) return;
     this.messages.set(key, msg);
+    // Only the seat on screen plays back (hot-seat: never, both players watch this screen).
+    if (!old || msg.version > old.version) {
+      const shown = this.pickSeatKey();
+      if (shown === key) this.playback.take(msg, seat, msg.mode !== "hotseat");
+    }
     this.render();
+  }
+
+  /** The key of the seat that plays back: the only seat, or "watch"; null in hot-seat. */
+  pickSeatKey() {
+    const seats = Object.keys(this.tokens);
+    if (!seats.length) return "watch";
+    return seats.length === 1 ? seats[0] : null;
   }
 
   /** The seat to show: the only one, or in hot-seat the one whose decision it is. */
@@ -144,13 +187,56 @@ export class GameController {
     if (this.selectedGroup !== null && !selectable.has(this.selectedGroup)) this.selectedGroup = null;
     this.ui.selectableGroups = selectable;
     this.ui.selectedGroup = this.selectedGroup;
-    const focusId = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.actionId : null;
+    const active = document.activeElement;
+    const focusId = active && active.dataset ? active.dataset.actionId : null;
+    const hadFocus = active && active !== document.body && this.root.contains(active);
     renderTable(this.root, msg, actions, this.memory, this.ui);
+    this.playback.highlight();
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
-    if (focusId) {
-      const again = this.root.querySelector(`[data-action-id="${focusId}"]`);
-      if (again) again.focus();
+    this.placeFocus(msg, actions, focusId, hadFocus);
+    this.armForced(msg, actions);
+  }
+
+  /**
+   * Keyboard play: the same choice keeps the focus across a redraw; a new decision (or the
+   * end) takes it, so the next Tab starts at the prompt and not at the top of the page.
+   */
+  placeFocus(msg, actions, focusId, hadFocus) {
+    const again = focusId ? this.root.querySelector(`[data-action-id="${focusId}"]`) : null;
+    if (again) {
+      again.focus({ preventScroll: true });
+      return;
     }
+    const decision = actions.length > 0 || msg.over;
+    if (!decision || this.focusedVersion === msg.version) return;
+    this.focusedVersion = msg.version;
+    // A page just opened keeps its focus where the browser put it, unless a control had it.
+    if (!hadFocus && document.activeElement && document.activeElement !== document.body) return;
+    const prompt = this.root.querySelector("#prompt");
+    if (prompt) prompt.focus({ preventScroll: true });
+  }
+
+  /** The only legal action, when it is a button, unless the player confirms such choices. */
+  forcedChoice(actions) {
+    if (actions.length !== 1 || placeOf(actions[0]) !== "button") return null;
+    return { action: actions[0], auto: !this.settings.confirmForced };
+  }
+
+  /** An only choice is made after a moment in which the prompt says so (see FORCED_MS). */
+  armForced(msg, actions) {
+    clearTimeout(this.forcedTimer);
+    const forced = this.forcedChoice(actions);
+    if (!forced || !forced.auto) return;
+    const version = msg.version;
+    this.forcedTimer = setTimeout(() => {
+      if (!this.closed && this.msg && this.msg.version === version && !this.settings.confirmForced) this.send(forced.action.id);
+    }, FORCED_MS);
+  }
+
+  /** Draw again even though the state is the same (a setting changed, or the online bar asks). */
+  rerender() {
+    this.rendered = null;
+    this.render();
   }
 
   renderHandoff(msg) {
@@ -195,10 +281,9 @@ export class GameController {
       );
     }
     if (place !== "hand") found = forCopy(found, copy);
-    if (this.selectedGroup !== null) {
-      const narrowed = found.filter((a) => a.group === this.selectedGroup);
-      if (narrowed.length) found = narrowed;
-    }
+    // A selected group limits blocks and targets to its own: a unit that could serve another
+    // group does nothing until that group is selected.
+    if (this.selectedGroup !== null) found = found.filter((a) => (a.kind !== "block" && a.kind !== "target") || a.group === this.selectedGroup);
     return found;
   }
 
@@ -215,6 +300,23 @@ export class GameController {
       undo: () => this.undo(),
       showPile: (title, names) => showPile(title, names),
       extraStatus: () => this.extraStatus(),
+      forced: (actions) => this.forcedChoice(actions),
+      settings: this.settings,
+      setSetting: (key, value) => {
+        this.settings[key] = value;
+        const { playbackMs, confirmForced } = this.settings;
+        localStorage.setItem(SETTINGS_KEY, JSON.stringify({ playbackMs, confirmForced }));
+        if (key === "playbackMs" && value <= 0) this.playback.skip();
+        this.rerender();
+      },
+      playbackEl: () => this.playback.el,
+      toggleSide: () => {
+        this.sideOpen = !this.sideOpen;
+        ui.sideOpen = this.sideOpen;
+        const screen = this.root.querySelector(".game-screen");
+        if (screen) screen.classList.toggle("side-open", this.sideOpen);
+      },
+      sideOpen: false,
     };
     return ui;
   }

@@ -22,10 +22,31 @@ export function openMenu(anchor, items, onPick) {
     items.map(({ id, label }) => h("button", { type: "button", role: "menuitem", "data-action-id": id, onclick: () => { closeMenu(); onPick(id); } }, label)),
     h("button", { type: "button", class: "cancel", onclick: closeMenu }, "Cancel"),
   );
-  menuEl.style.left = `${Math.max(4, rect.left + window.scrollX)}px`;
-  menuEl.style.top = `${rect.bottom + window.scrollY + 4}px`;
   document.body.append(menuEl);
-  menuEl.querySelector("button").focus();
+  placeMenu(menuEl, rect);
+  menuEl.querySelector("button").focus({ preventScroll: true });
+}
+
+/**
+ * Put the menu next to the card without running off the screen: below the card when it fits,
+ * else above it, else wherever it fits best with a scroll bar of its own; never past an edge.
+ */
+function placeMenu(el, rect) {
+  const margin = 4;
+  const vw = document.documentElement.clientWidth;
+  const vh = document.documentElement.clientHeight;
+  el.style.maxHeight = `${vh - 2 * margin}px`;
+  el.style.maxWidth = `${vw - 2 * margin}px`;
+  const { width, height } = el.getBoundingClientRect();
+  const below = vh - rect.bottom - margin;
+  const above = rect.top - margin;
+  let top;
+  if (height <= below) top = rect.bottom + margin;
+  else if (height <= above) top = rect.top - margin - height;
+  else top = Math.max(margin, vh - margin - height);
+  const left = Math.min(Math.max(margin, rect.left), Math.max(margin, vw - margin - width));
+  el.style.left = `${left}px`;
+  el.style.top = `${top}px`;
 }
 
 export function copy(text) {

@@ -76,27 +76,23 @@ function sideEl(view, side, { me, label, ui }) {
   const prefix = me ? "own" : "enemy";
   const badges = zoneBadges(view, side);
   const copied = copiedHeroes(side);
+  // The opponent's hand as face-down cards, in the header line to keep the side one row high.
   const handInfo = side.hand
     ? null
-    : h(
-        "div",
-        { class: "opp-hand", "aria-label": `${side.hand_size} cards in hand` },
-        Array.from({ length: Math.min(side.hand_size, 12) }, () => cardBack()),
-        h("span", { class: "count" }, `${side.hand_size} in hand`),
-      );
+    : h("span", { class: "opp-hand", "aria-label": `${side.hand_size} cards in hand` }, Array.from({ length: Math.min(side.hand_size, 12) }, () => cardBack()));
   return h(
     "section",
-    { class: ["player", me ? "me" : "opponent", `side-${side.player}`], "data-player": side.player },
+    { class: ["player", me ? "me" : "opponent", `side-${side.player}`], "data-player": side.player, "aria-label": label },
     h(
       "header",
       {},
       h("h2", {}, label),
       h("span", { class: "deck", title: "Cards left in the deck: at 0 this player loses" }, `Deck: ${side.deck_size}`),
       h("span", { class: "hand-size" }, `Hand: ${side.hand_size}`),
+      handInfo,
       pileButton(`${cap(side.player)} discard pile`, side.discard, ui),
       me && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
     ),
-    handInfo,
     h(
       "div",
       { class: "zones" },
@@ -122,38 +118,94 @@ function handEl(view, ui) {
   );
 }
 
+const REASON = {
+  resign: (loser) => `${cap(loser)} resigned.`,
+  time: (loser) => `${cap(loser)} ran out of time.`,
+  abandoned: (loser) => `${cap(loser)} left the game: the win was claimed.`,
+};
+
+/** How the game ended, in a sentence: the result's reason (resign, time, abandoned) or the rules'. */
+export function endLine(msg) {
+  const view = msg.view;
+  const result = msg.result || null;
+  const winner = (result && result.winner) || view.winner;
+  if (result && REASON[result.reason] && winner) return REASON[result.reason](winner === "rebel" ? "imperial" : "rebel");
+  return view.end_reason ? `Why: ${view.end_reason}.` : "";
+}
+
+function overEl(msg) {
+  const winner = (msg.result && msg.result.winner) || msg.view.winner;
+  const mine = msg.seat && winner === msg.seat;
+  const verdict = msg.seat && winner && msg.mode !== "hotseat" ? (mine ? " You win." : " You lose.") : "";
+  return h(
+    "section",
+    { class: ["prompt", "over", mine ? "won" : "lost"], id: "prompt", tabindex: "-1", "aria-live": "polite" },
+    h("h2", { id: "winner", "data-winner": winner || "", "data-reason": msg.result ? msg.result.reason : "rules" }, winner ? `${cap(winner)} wins!` : "Game over", verdict),
+    h("p", { class: "end-reason" }, endLine(msg)),
+    h("a", { href: "/", class: "button" }, "Back to the lobby"),
+  );
+}
+
+/** The draw: one choice of how many cards (a radio group) and one button that draws them. */
+function drawChoice(draws, ui) {
+  const counts = draws.map((a) => a.n).sort((x, y) => x - y);
+  const most = draws.reduce((best, a) => (a.n > best.n ? a : best), draws[0]);
+  const go = h("button", { type: "button", class: "act act-draw primary", "data-action-id": most.id, onclick: (e) => ui.send(Number(e.currentTarget.dataset.actionId)) }, buttonLabel(most));
+  if (draws.length === 1) return [go];
+  const options = draws
+    .slice()
+    .sort((x, y) => x.n - y.n)
+    .map((a) =>
+      h(
+        "label",
+        { class: "draw-option" },
+        h("input", {
+          type: "radio",
+          name: "draw-count",
+          value: String(a.n),
+          checked: a === most ? true : null,
+          onchange: () => {
+            go.dataset.actionId = String(a.id);
+            go.textContent = buttonLabel(a);
+          },
+        }),
+        ` ${a.n}`,
+      ),
+    );
+  return [
+    h("fieldset", { class: "draw-count" }, h("legend", {}, `Cards to draw (${counts.join(" or ")}): more cards in hand, fewer left in your deck`), options),
+    go,
+  ];
+}
+
 function promptEl(msg, actions, ui) {
   const view = msg.view;
-  if (msg.over || view.winner) {
-    const mine = msg.seat && view.winner === msg.seat;
-    return h(
-      "section",
-      { class: "prompt over", id: "prompt", "aria-live": "polite" },
-      h("h2", { id: "winner", "data-winner": view.winner }, `${cap(view.winner)} wins!`, msg.seat ? (mine ? " You won." : " You lost.") : ""),
-      h("p", {}, `Why: ${view.end_reason}.`),
-      h("a", { href: "/", class: "button" }, "Back to the lobby"),
-    );
-  }
+  if (msg.over || view.winner || (msg.result && msg.result.reason)) return overEl(msg);
   if (!actions.length) {
     return h(
       "section",
-      { class: "prompt waiting", id: "prompt", "aria-live": "polite" },
+      { class: "prompt waiting", id: "prompt", tabindex: "-1", "aria-live": "polite" },
       h("h2", {}, ui.waitingFriend ? "Waiting for your friend" : msg.seat ? "Please wait" : "Watching"),
       h("p", {}, ui.waitingFriend ? "Send them the invite link shown at the top; the game starts when they join." : waitingLine(view, msg.seats)),
     );
   }
   const p = promptFor(view, actions);
   const buttons = actions.filter((a) => placeOf(a) === "button");
+  const draws = buttons.filter((a) => a.kind === "draw");
+  const others = buttons.filter((a) => a.kind !== "draw");
+  const forced = ui.forced(actions);
   return h(
     "section",
-    { class: "prompt mine", id: "prompt", "aria-live": "polite" },
+    { class: "prompt mine", id: "prompt", tabindex: "-1", "aria-live": "polite", "data-forced": forced ? (forced.auto ? "auto" : "confirm") : null },
     h("h2", {}, p.title),
-    h("p", {}, p.detail),
-    ui.selectedGroup !== null ? h("p", { class: "selection" }, `Group ${ui.selectedGroup} selected. `, h("button", { type: "button", onclick: () => ui.selectGroup(null) }, "Clear selection")) : null,
+    h("p", { class: "detail" }, p.detail),
+    forced && forced.auto ? h("p", { class: "forced" }, `Your only choice: "${buttonLabel(forced.action)}". It is made for you in a moment (Settings: confirm it yourself).`) : null,
+    ui.selectedGroup !== null ? h("p", { class: "selection" }, `Group ${ui.selectedGroup} selected: only its choices glow. `, h("button", { type: "button", onclick: () => ui.selectGroup(null) }, "Clear selection")) : null,
     h(
       "div",
       { class: "buttons" },
-      buttons.map((a) => h("button", { type: "button", class: `act act-${a.kind}`, "data-action-id": a.id, onclick: () => ui.send(a.id) }, buttonLabel(a))),
+      draws.length ? drawChoice(draws, ui) : null,
+      others.map((a) => h("button", { type: "button", class: `act act-${a.kind}`, "data-action-id": a.id, onclick: () => ui.send(a.id) }, buttonLabel(a))),
       msg.undo && msg.undo.allowed ? h("button", { type: "button", class: "undo", onclick: () => ui.undo() }, "Undo my last move") : null,
     ),
   );
@@ -193,6 +245,38 @@ const HOW_TO = [
   "Unblocked groups deal their Damage to the deck, or may target one enemy unit instead.",
 ];
 
+/** The player's settings (stored in this browser): playback pace and forced single choices. */
+function settingsEl(ui) {
+  const pace = ui.settings.playbackMs;
+  const paces = [
+    [0, "Off: show the result at once"],
+    [400, "Fast"],
+    [750, "Normal"],
+    [1300, "Slow"],
+  ];
+  return h(
+    "details",
+    { class: "settings", id: "settings" },
+    h("summary", {}, "Settings"),
+    h(
+      "label",
+      {},
+      "Opponent's moves played back: ",
+      h(
+        "select",
+        { id: "playback-pace", onchange: (e) => ui.setSetting("playbackMs", Number(e.currentTarget.value)) },
+        paces.map(([ms, label]) => h("option", { value: String(ms), selected: ms === pace ? true : null }, label)),
+      ),
+    ),
+    h(
+      "label",
+      {},
+      h("input", { type: "checkbox", id: "confirm-forced", checked: ui.settings.confirmForced ? true : null, onchange: (e) => ui.setSetting("confirmForced", e.currentTarget.checked) }),
+      " Confirm an only choice myself (else it is made for me after a moment)",
+    ),
+  );
+}
+
 /** Draw the whole table into `root`. */
 export function renderTable(root, msg, actions, memory, ui) {
   const view = msg.view;
@@ -202,15 +286,15 @@ export function renderTable(root, msg, actions, memory, ui) {
   const oppLabel = spectator ? cap(view.opponent.player) : `${oppKind === "computer" ? "Computer" : "Opponent"} (${cap(view.opponent.player)})`;
   const mine = actions.length > 0;
   memory.update(msg);
-  const board = h(
+  // One screen: the opponent on top, the battle between the sides, the player below, and the
+  // decision (prompt and hand) docked at the bottom; the log and help in a side column.
+  const table = h(
     "div",
-    { class: "board" },
+    { class: "table" },
     sideEl(view, view.opponent, { me: false, label: oppLabel, ui }),
-    view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg),
+    h("div", { class: "middle" }, view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg), ui.playbackEl()),
     sideEl(view, view.you, { me: true, label: myLabel, ui }),
-    promptEl(msg, actions, ui),
-    spectator ? null : handEl(view, ui),
-    view.opponent_known_hand.length ? h("p", { class: "known" }, `Known cards in the opponent's hand: ${view.opponent_known_hand.join(", ")}`) : null,
+    h("div", { class: ["dock", spectator ? "no-hand" : ""] }, promptEl(msg, actions, ui), spectator ? null : handEl(view, ui)),
   );
   const status = h(
     "div",
@@ -218,15 +302,19 @@ export function renderTable(root, msg, actions, memory, ui) {
     h("span", { class: "phase", id: "phase" }, phaseLine(view)),
     h("span", { class: mine ? "turn-mine" : "turn-other" }, view.to_move === null ? "Game over" : mine ? "Your decision" : waitingLine(view, msg.seats)),
     ui.extraStatus(),
+    h("button", { type: "button", class: "side-toggle", id: "side-toggle", "aria-controls": "sidebar", onclick: () => ui.toggleSide() }, "Log & help"),
   );
   const side = h(
     "aside",
-    { class: "sidebar" },
+    { class: "sidebar", id: "sidebar", "aria-label": "Log, all choices and help" },
+    h("button", { type: "button", class: "side-close", onclick: () => ui.toggleSide() }, "Close"),
+    view.opponent_known_hand.length ? h("p", { class: "known" }, `Known cards in the opponent's hand: ${view.opponent_known_hand.join(", ")}`) : null,
     allActionsEl(actions, ui),
     logEl(msg),
+    settingsEl(ui),
     h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, HOW_TO.map((t) => h("li", {}, t)))),
   );
-  root.replaceChildren(status, h("div", { class: "layout" }, board, side));
+  root.replaceChildren(h("div", { class: ["game-screen", ui.sideOpen ? "side-open" : ""] }, status, table, side));
   // For tests and styling: which version of the game is on screen, and whose move it is.
   root.dataset.version = String(msg.version);
   root.dataset.plies = String(msg.plies);

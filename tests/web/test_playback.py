@@ -1,0 +1,117 @@
+"""The opponent's moves played back on the table (playback.js): the card that moved is
+highlighted while the step shows it, the player's own moves are not played back, Skip ends a
+playback, and revealed cards (Spies, searches) are shown face up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from web_clicker import Clicker
+from web_harness import Server, settings_script
+
+SHOWING = "() => !document.getElementById('playback').hidden"
+
+
+def game_page(browser: Any, server: Server, errors: list[str], playback_ms: int) -> Any:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_init_script(settings_script(playback_ms=playback_ms))
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.goto(server.url)
+    page.select_option("#side", "rebel")
+    page.select_option("#opponent", "random")
+    page.click("#new-computer")
+    page.wait_for_selector("#prompt.mine")
+    return page
+
+
+def test_the_opponents_move_is_played_back_with_its_card_highlighted(
+    server: Server, browser: Any
+) -> None:
+    errors: list[str] = []
+    # A slow pace, so that a step is still on screen when the test looks at it.
+    page = game_page(browser, server, errors, playback_ms=4000)
+    player = Clicker(page)
+    player.act()  # the Rebel's first draw: the player's own move, not played back
+    assert page.evaluate(SHOWING) is False
+    for _ in range(600):
+        if page.locator(".table .card.moved").count():
+            break
+        if player.is_mine():
+            player.act()
+        else:
+            page.wait_for_timeout(100)
+    else:
+        raise AssertionError("no move of the computer was played back with a highlighted card")
+    # The highlighted card is the one the step names, shown face up in the playback too.
+    step = page.evaluate(
+        """() => ({line: document.querySelector('#playback .pb-line').textContent,
+                   type: document.getElementById('playback').dataset.type,
+                   moved: [...document.querySelectorAll('.table .card.moved')]
+                          .map((c) => c.dataset.name),
+                   faces: [...document.querySelectorAll('#playback .card')]
+                          .map((c) => c.dataset.name)})"""
+    )
+    assert step["moved"], step
+    assert any(name in step["line"] for name in step["moved"]), step
+    assert set(step["moved"]) & set(step["faces"]), step
+    assert page.evaluate(SHOWING) is True
+    page.click("#playback-skip")
+    assert page.evaluate(SHOWING) is False
+    assert page.locator(".card.moved").count() == 0
+    assert errors == []
+
+
+# Feeds playback.js two state messages by hand: the first sets where the stream stands, the
+# second brings a Spies reveal to the player and the computer's search for a hero.
+REVEAL = """async () => {
+  const { Playback } = await import('/playback.js');
+  const root = document.getElementById('app');
+  const pb = new Playback(root, () => 60000);
+  document.body.append(pb.el);
+  const start = [{type: 'turn_started', turn: 1, player: 'rebel', decks: {}, seq: 0}];
+  pb.take({plies: 1, events: start}, 'rebel', true);
+  const shownAtStart = !pb.el.hidden;
+  const more = [
+    {type: 'spies_played', player: 'rebel', card: 'Rebel Spy', seq: 1},
+    {type: 'cards_seen', to: 'rebel', owner: 'imperial', source: 'spies',
+     cards: ['Bounty Hunter', 'Stormtroopers'], seq: 2},
+    {type: 'hero_taken', player: 'imperial', card: 'Recruit', hero: 'Bounty Hunter',
+     from_deck: true, seq: 3},
+  ];
+  pb.take({plies: 2, events: [...start, ...more]}, 'rebel', true);
+  const read = () => ({type: pb.el.dataset.type,
+    line: pb.el.querySelector('.pb-line').textContent,
+    faces: [...pb.el.querySelectorAll('.pb-revealed .card:not(.back)')].map((c) =>
+      [c.dataset.name, c.querySelector('.card-name').textContent])});
+  const first = read();
+  pb.next();
+  const second = read();
+  pb.stop();
+  return {shownAtStart, first, second};
+}"""
+
+
+def test_revealed_cards_are_shown_face_up(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page = browser.new_page()
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.goto(server.url)
+    page.wait_for_selector("#new-computer")  # the card catalogue is loaded
+    seen = page.evaluate(REVEAL)
+    # Nothing is played back from the first message: it is where the game stood.
+    assert seen["shownAtStart"] is False
+    # The player's own Spies card is not a step; the hand it revealed is, face up.
+    assert seen["first"]["type"] == "cards_seen"
+    assert seen["first"]["faces"] == [
+        ["Bounty Hunter", "Bounty Hunter"],
+        ["Stormtroopers", "Stormtroopers"],
+    ]
+    assert "revealed" in seen["first"]["line"]
+    # The opponent's search shows the hero it took, face up.
+    assert seen["second"]["type"] == "hero_taken"
+    assert seen["second"]["faces"] == [["Bounty Hunter", "Bounty Hunter"]]
+    assert "Bounty Hunter" in seen["second"]["line"]
+    assert errors == []
+    page.close()
