@@ -103,3 +103,14 @@ def test_runs_lists_labelled_variants_and_report_compare_show_them(
     summary = json.loads(out.splitlines()[0])
     assert summary["run"]["run_id"] == b  # the run played last
     assert "weak cruiser" in (tmp_path / "r" / "report.html").read_text()
+
+
+def test_ablate_flags_a_card_the_computer_never_plays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "lab.sqlite")
+    run(capsys, "balance", "--games", "12", "--db", db, "--workers", "1")
+    code, out, _ = run(capsys, "ablate", "--card", "True Aim", "--db", db, "--workers", "1")
+    lines = out.splitlines()
+    assert code == 0 and "blanked" in lines[0]
+    assert "not ranked: the computer played True Aim in 0 of 12 games" in lines[1]

@@ -46,8 +46,8 @@ def _mean(values: Sequence[float]) -> dict[str, Any]:
 
 #: How a card is taken out for its ablation, and how the report says it.
 ABLATION_MODES = {
-    "blank": "its copies left in the deck without effect (deck size kept)",
-    "remove": "its copies taken out of the deck (which also makes the deck smaller)",
+    "blank": "blanked (its copies left in the deck without effect, deck size kept)",
+    "remove": "removed (its copies taken out, which also makes the deck smaller)",
 }
 
 #: A card played in fewer games than this share (or than ``RARE_GAMES``) is "rarely played":
@@ -236,14 +236,14 @@ def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, An
                 "kills_per_game": _mean([float(r.kills.get(name, 0)) for r in rows]),
                 "damage_per_game": _mean([float(r.damage.get(name, 0)) for r in rows]),
                 "ablation": ablation(store, run, name, side) if copies else None,
-                **_rarity(name, len(played), n),
+                **rarity(name, len(played), n),
             }
         )
     _correct(out)
     return out
 
 
-def _rarity(name: str, played_in: int, n: int) -> dict[str, Any]:
+def rarity(name: str, played_in: int, n: int) -> dict[str, Any]:
     rare = played_in < max(RARE_GAMES, RARE_SHARE * n)
     note = (
         f"the computer played {name} in {played_in} of {n:,} games; its numbers say little "

@@ -15,6 +15,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -321,7 +322,7 @@ def add_ablate(sub: Any) -> None:
 
 @_lab_command("ablate")
 def cmd_ablate(args: argparse.Namespace) -> int:
-    from .analysis import ABLATION_MODES, side_of_cards
+    from .analysis import ABLATION_MODES, rarity, side_of_cards
     from .report import significance
     from .stats import holm
     from .studies import ablate, runner
@@ -338,19 +339,31 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             mode = "remove" if args.remove else "blank"
             for name in items:
                 out += ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
+            played_in = Counter(n for g in store.games(base.run_id, limit=games) for n in g.plays)
+            for r in out:
+                r.update(rarity(r["card"], played_in[r["card"]], games))
     except RebelSpaceError as e:
         return _fail("ablate", e)
-    for r, p in zip(out, holm([r["p_value"] for r in out]), strict=True):
-        r["p_holm"], r["tests"] = round(p, 4), len(out)
+    tested = [r for r in out if not r["rarely_played"]]
+    for r, p in zip(tested, holm([r["p_value"] for r in tested]), strict=True):
+        r["p_uncorrected"], r["p_holm"], r["tests"] = r["p_value"], round(p, 4), len(tested)
         r["significant_uncorrected"], r["significant"] = r["significant"], p < 0.05
+    for r in out:
+        if r["rarely_played"]:
+            r["significant"], r["tests"] = False, 0
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
-    print(f"Each card {ABLATION_MODES[mode]}, on {games} games of run {base.run_id}:")
-    for r in sorted(out, key=lambda r: -r["diff"]):
-        mark = f" ({significance(r)})" if r["significant"] or r["significant_uncorrected"] else ""
+    print(
+        f"Each card {ABLATION_MODES[mode]}, on {games} games of run {base.run_id} ({base.label}):"
+    )
+    for r in sorted(out, key=lambda r: (r["rarely_played"], -r["diff"])):
+        mark = f"; {significance(r)}"
+        if r["rarely_played"]:
+            mark = f"; not ranked: {r['rarity_note']}"
         print(
-            f"{r['card']:<22} {r['side']:<8} its {r['copies']} copies are worth "
+            f"{r['card']:<22} {r['side']:<8} its {r['copies']} "
+            f"{'copy is' if r['copies'] == 1 else 'copies are'} worth "
             f"{100 * r['diff']:+.1f} points to its side (95% CI {100 * r['ci95'][0]:+.1f} to "
             f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy{mark}"
         )

@@ -27,19 +27,25 @@ def interval(ci: list[float]) -> str:
 def significance(a: dict[str, Any]) -> str:
     """Whether an ablation is significant, in plain words, with the correction applied."""
     tests = a.get("tests", 1)
-    if tests <= 1:
+    if tests == 0:
+        return "not tested: the computer rarely plays the card"
+    if tests == 1:
         return "significant at 5%" if a["significant"] else "not significant at 5%"
     if a["significant"]:
         return (
-            f"significant even after Holm's correction for testing {tests} cards at once "
-            f"(corrected p = {a['p_holm']:.3g})"
+            f"significant after Holm's correction for testing {tests} cards at once "
+            f"(corrected p {_p(a['p_holm'])})"
         )
     if a.get("significant_uncorrected"):
         return (
-            f"p = {a['p_uncorrected']:.3g} alone, but not significant once the {tests} cards "
+            f"p {_p(a['p_uncorrected'])} alone, but not significant once the {tests} cards "
             "tested at once are accounted for (Holm)"
         )
     return "not significant"
+
+
+def _p(p: float) -> str:
+    return "< 0.0001" if p < 0.0001 else f"= {p:.2g}"
 
 
 def findings(summary: dict[str, Any]) -> list[str]:
@@ -105,7 +111,8 @@ def findings(summary: dict[str, Any]) -> list[str]:
         modes = {c["ablation"]["how"] for c in ablated}
         how = " or ".join(sorted(modes))
         out.append(
-            f"The cards that move the balance most, replaying the same deals with {how}: "
+            f"The cards that move the balance most, replaying the same deals with each card "
+            f"{how}: "
             f"{'; '.join(parts)}."
         )
         strongest = sorted(ablated, key=lambda c: -c["ablation"]["per_copy"])[:3]
