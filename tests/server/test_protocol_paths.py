@@ -56,6 +56,7 @@ def test_every_get_path_the_protocol_document_names_answers(db_path: str) -> Non
             "<code>": code,
             "<invite_code>": code,
             "<token>": token,
+            "<seat>": "rebel",
         }
         fetched: dict[str, int] = {}
         for named in sorted(named_paths()):
@@ -74,8 +75,10 @@ def test_every_get_path_the_protocol_document_names_answers(db_path: str) -> Non
             assert status != 404 and status < 500, f"GET {path} (named {named}): {status}"
             fetched[named] = status
     assert set(fetched) | set(SKIPPED) == named_paths()
-    # The record of an unfinished game is refused on purpose (409); everything else answers.
-    assert {p: s for p, s in fetched.items() if s >= 400} == {"/api/games/{game_id}/record": 409}
+    # The record and the replay of an unfinished game are refused on purpose (409); everything
+    # else answers.
+    refused = {"/api/games/{game_id}/record": 409, "/api/games/{game_id}/replay": 409}
+    assert {p: s for p, s in fetched.items() if s >= 400} == refused
     assert set(fetched) >= DOCS_PAGES
 
 

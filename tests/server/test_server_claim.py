@@ -6,10 +6,13 @@ once the opponent is back, and never in a game with a clock. Time is the tests' 
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 from server_helpers import FakeTime, error, online_game, post, state
+from server_process import HTTP, ServerProcess
 from ws_helpers import receive_until
 
 
@@ -99,3 +102,26 @@ def test_a_bad_claim_request_gets_400_and_changes_nothing(
     error(post(timed_client, url, toks["rebel"], {"version": "x"}), 400, "bad_request")
     error(post(timed_client, url, toks["rebel"], {"version": 7}), 409, "stale")
     assert state(timed_client, gid) == before
+
+
+def test_serve_claim_after_sets_the_wait(tmp_path: Path) -> None:
+    """`rebelspace serve --claim-after 1`: a real server, real time (polled, no timing
+    assertion): the Imperial joined and never connected, so the Rebel may claim soon."""
+    proc = ServerProcess(tmp_path / "g.sqlite3", tmp_path / "log", ["--claim-after", "1"])
+    proc.start()
+    try:
+        created = HTTP.post(f"{proc.url}/api/games", json={"mode": "online"}).json()
+        gid, code = created["game_id"], created["invite"].rsplit("/", 1)[1]
+        HTTP.post(f"{proc.url}/api/games/{gid}/join", json={"invite": code})
+        rebel = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        first = HTTP.get(f"{proc.url}/api/games/{gid}", headers=rebel).json()
+        assert 0 <= claim_of(first) <= 1000  # type: ignore[operator]
+        for _ in range(300):
+            if claim_of(HTTP.get(f"{proc.url}/api/games/{gid}", headers=rebel).json()) == 0:
+                break
+            time.sleep(0.05)
+        r = HTTP.post(f"{proc.url}/api/games/{gid}/claim", json={}, headers=rebel)
+        assert r.status_code == 200, r.text
+        assert r.json()["result"] == {"winner": "rebel", "reason": "abandoned"}
+    finally:
+        proc.stop()

@@ -14,6 +14,7 @@ import sys
 from rebelspace.cli import _add_game_args, _cards, _fail, _rules
 from rebelspace.extras import require
 
+from .games import CLAIM_AFTER
 from .limits import ClientLimits, Rate, parse_rate
 from .manager import IDLE_DAYS
 
@@ -69,6 +70,14 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "finished games are kept)",
     )
     p.add_argument(
+        "--claim-after",
+        type=float,
+        default=CLAIM_AFTER,
+        metavar="SECONDS",
+        help="in an online game without a clock, a player may claim the win once the opponent "
+        "has been disconnected this long (default %(default)g)",
+    )
+    p.add_argument(
         "--access-log",
         action="store_true",
         help="log every request (seat tokens in WebSocket URLs and the codes of invite links "
@@ -119,6 +128,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.idle_days > 0:
         print("rebelspace serve: --idle-days must be more than 0", file=sys.stderr)
         return 2
+    if not 0 <= args.claim_after <= 86400:
+        print("rebelspace serve: --claim-after must be 0..86400 seconds", file=sys.stderr)
+        return 2
     from rebelspace.engine import RebelSpaceError
 
     try:
@@ -134,6 +146,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         limits=ClientLimits(args.create_limit, args.connect_limit),
         idle_days=args.idle_days,
         docs=args.docs,
+        claim_after=args.claim_after,
     )
     install_log_filter()  # uvicorn's loggers: no seat token or invite code reaches a log
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
