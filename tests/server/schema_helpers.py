@@ -94,3 +94,18 @@ def check_schema(msg: dict[str, Any]) -> None:
         error = best_match(validator.iter_errors(msg))
         where = "/".join(str(p) for p in error.absolute_path)
         raise AssertionError(f"schema: at /{where}: {error.message}")
+
+
+@functools.cache
+def _view_validator() -> Any:
+    schema = load_schema()
+    return _Fast(inline_refs({"$ref": "#/$defs/view"}, schema["$defs"]))
+
+
+def check_view(view: dict[str, Any]) -> None:
+    """A view (as in the state message, or a replay frame's) validates against the schema."""
+    validator = _view_validator()
+    if not validator.is_valid(view):
+        error = best_match(validator.iter_errors(view))
+        where = "/".join(str(p) for p in error.absolute_path)
+        raise AssertionError(f"schema: view at /{where}: {error.message}")

@@ -180,3 +180,11 @@ def online_game(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
 
 def post(client: TestClient, path: str, token: str | None, body: Any) -> Any:
     return client.post(path, json=body, headers=auth(token) if token else {})
+
+
+def wake_timers(client: TestClient) -> None:
+    """The server's timers look at the (fake) time again, as they do after every change."""
+    portal = client.portal
+    assert portal is not None, "use the test client in a with block"
+    server: Any = client.app.state.server  # type: ignore[attr-defined]
+    portal.call(server.wake_timers)

@@ -11,13 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import FakeTime, error, online_game, post, state
+from server_helpers import FakeTime, error, online_game, post, state, wake_timers
 from server_process import HTTP, ServerProcess
 from ws_helpers import receive_until
-
-
-def wake(client: TestClient) -> None:
-    client.portal.call(client.app.state.server.wake_timers)  # type: ignore[attr-defined]
 
 
 def claim_of(msg: dict[str, Any]) -> int | None:
@@ -54,7 +50,7 @@ def test_a_claim_becomes_available_after_the_opponent_stays_away(
         error(post(timed_client, url, toks["rebel"], {}), 409, "conflict")
         assert state(timed_client, gid)["version"] == before["version"]
         fake_time.advance(1)
-        wake(timed_client)
+        wake_timers(timed_client)
         next_state(rebel, "rebel", 0)  # pushed by the server when it became available
         # The absent seat has no claim; a spectator neither.
         assert claim_of(state(timed_client, gid, toks["imperial"])) is None

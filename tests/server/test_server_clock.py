@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import FakeTime, create, error, online_game, post, state
+from server_helpers import FakeTime, create, error, online_game, post, state, wake_timers
 from ws_helpers import receive_until
 
 from rebelspace.server.app import create_app
@@ -30,11 +30,6 @@ def first_action(client: TestClient, gid: str, token: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
-
-
-def wake(client: TestClient) -> None:
-    """The server's timers look at the (fake) time again, as they do after every change."""
-    client.portal.call(client.app.state.server.wake_timers)  # type: ignore[attr-defined]
 
 
 def test_the_clock_waits_for_the_second_player_then_runs_for_the_side_to_decide(
@@ -63,7 +58,7 @@ def test_a_clock_runs_out_and_the_timer_ends_the_game_for_everyone(
         first = receive_until(spectator, "state")
         assert first["clock"]["running"] == "rebel"
         fake_time.advance(10.5)
-        wake(timed_client)
+        wake_timers(timed_client)
         for _ in range(10):
             msg = receive_until(spectator, "state")
             if msg["over"]:
