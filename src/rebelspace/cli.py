@@ -412,6 +412,12 @@ def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help='print {"log": [lines], "actions": count, "turn", "result": {"winner", "reason", '
         '"turns"} or null}',
     )
+    p.add_argument(
+        "--open",
+        action="store_true",
+        help="open the game in the browser's replay viewer instead: a local server (the server "
+        "extra) on a free loopback port, its URL printed, serving until Ctrl-C",
+    )
     p.set_defaults(handler=_cmd_replay)
 
 
@@ -421,6 +427,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         game = replay(record, source=args.record)
     except RecordError as exc:
         return _fail("replay", exc)
+    if args.open:
+        from rebelspace.server.local import serve_replay
+
+        return serve_replay(record)
     outcome = game.outcome
     player = None if args.player is None else SIDES.index(args.player)
     log = game.log_lines(player)
