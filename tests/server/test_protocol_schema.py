@@ -17,8 +17,11 @@ import pytest
 from fastapi.testclient import TestClient
 from schema_helpers import check_schema, load_schema, schema_validator
 from server_helpers import (
+    FakeTime,
     check_state_message,
     create,
+    online_game,
+    post,
     scenario_message,
     state,
     states_by_version,
@@ -148,3 +151,51 @@ def test_the_message_checks_of_whole_games_validate_against_the_schema(
     check_state_message(msg, games)
     with pytest.raises(AssertionError, match="schema"):
         check_state_message(broken(msg, lambda m: m["events"][0].update(type="x")), games)
+
+
+def ending_messages(client: TestClient, fake_time: FakeTime) -> list[dict[str, Any]]:
+    """Messages with every new field of issue 13 set: a clock, a claim, a result, a rematch
+    offer and a rematch game."""
+    out = []
+    gid, toks = online_game(client, clock={"initial_s": 60, "increment_s": 1})
+    out.append(state(client, gid, toks["rebel"]))  # a running clock
+    assert post(client, f"/api/games/{gid}/resign", toks["rebel"], {}).status_code == 200
+    out.append(state(client, gid))  # a result, a stopped clock
+    out.append(post(client, f"/api/games/{gid}/rematch", toks["rebel"], {"offer": True}).json())
+    out.append(post(client, f"/api/games/{gid}/rematch", toks["imperial"], {"offer": True}).json())
+    gid, toks = online_game(client)
+    fake_time.advance(5)
+    out.append(state(client, gid, toks["imperial"]))  # a claim on its way
+    assert out[0]["clock"]["running"] == "rebel" and out[1]["result"]["reason"] == "resign"
+    assert out[2]["rematch"]["offered_by"] == "rebel" and out[3]["rematch"]["game_id"]
+    assert out[4]["claim"] == {"available_in_ms": 55000}
+    return out
+
+
+def test_the_ending_fields_validate_and_match_the_games(
+    timed_client: TestClient, fake_time: FakeTime
+) -> None:
+    for msg in ending_messages(timed_client, fake_time):
+        session = timed_client.app.state.server.sessions[msg["game_id"]]  # type: ignore[attr-defined]
+        check_state_message(msg, states_by_version(to_record(session.state)))
+
+
+@pytest.mark.parametrize(
+    ("index", "change"),
+    [
+        pytest.param(1, lambda m: m["result"].update(reason="quit"), id="unknown reason"),
+        pytest.param(1, lambda m: m["result"].pop("winner"), id="result without winner"),
+        pytest.param(0, lambda m: m["clock"].update(running="both"), id="bad running side"),
+        pytest.param(0, lambda m: m["clock"].pop("rebel_ms"), id="clock without a side"),
+        pytest.param(0, lambda m: m["clock"].update(rebel_ms=-1), id="negative time"),
+        pytest.param(4, lambda m: m["claim"].update(available_in_ms=-5), id="negative claim"),
+        pytest.param(2, lambda m: m["rematch"].update(token="x"), id="undocumented rematch"),
+        pytest.param(0, lambda m: m.pop("rematch"), id="no rematch field"),
+    ],
+)
+def test_the_schema_refuses_bad_ending_fields(
+    timed_client: TestClient, fake_time: FakeTime, index: int, change: Any
+) -> None:
+    msg = ending_messages(timed_client, fake_time)[index]
+    schema_validator().validate(msg)
+    assert not schema_validator().is_valid(broken(msg, change))

@@ -360,7 +360,9 @@ def create_app(
     async def read_game(game_id: str, request: Request) -> Response:
         """The state message: the seat's own view with its token, the public view without."""
         session = server.get(game_id)
-        return state_response(session, session.authorize(bearer(request)))
+        seat = session.authorize(bearer(request))
+        server.check_flag(session)  # a flag down ends the game even if its timer is late
+        return state_response(session, seat)
 
     @app.post("/api/games/{game_id}/actions", responses=STATE)
     async def act(game_id: str, body: ActionBody, request: Request) -> Response:
