@@ -32,9 +32,10 @@ from .games import (
     cards_text,
     invite_path,
     not_found,
+    stale,
 )
 from .limits import ClientLimits, TokenBuckets
-from .store import MyGame, Store, hash_token
+from .store import MyGame, StaleVersionError, Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
 
@@ -371,21 +372,24 @@ class GameServer:
             if offer:
                 return  # accepted already: offering again changes nothing
             raise ServerError(409, "conflict", "the rematch has already started")
-        if not offer:
-            if session.rematch_seat is not None:
-                self.store.set_rematch_offer(session.id, session.version, None)
-                session.version += 1
-                session.rematch_seat = None
-                self.broadcast(session)
-            return
-        if session.mode == "online" and session.rematch_seat in (None, seat):
-            if session.rematch_seat is None:
-                self.store.set_rematch_offer(session.id, session.version, seat)
-                session.version += 1
-                session.rematch_seat = seat
-                self.broadcast(session)
-            return
-        self._start_rematch(session)
+        try:
+            if not offer:
+                if session.rematch_seat is not None:
+                    self._set_offer(session, None)
+                return
+            if session.mode == "online" and session.rematch_seat in (None, seat):
+                if session.rematch_seat is None:
+                    self._set_offer(session, seat)
+                return
+            self._start_rematch(session)
+        except StaleVersionError as e:  # only a second writer on the database gets here
+            raise stale(e.version) from None
+
+    def _set_offer(self, session: Session, seat: int | None) -> None:
+        self.store.set_rematch_offer(session.id, session.version, seat)
+        session.version += 1
+        session.rematch_seat = seat
+        self.broadcast(session)
 
     def _start_rematch(self, session: Session) -> None:
         """The new game: same mode, rules, cards, computer and clock, a fresh seed and the
