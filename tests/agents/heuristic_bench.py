@@ -49,7 +49,7 @@ def play_vs_random(games_per_side: int, first_seed: int = 0) -> BenchResult:
                 legal = game.legal_actions()
                 if game.to_move == side:
                     t0 = clock()
-                    a = heuristic_action(game, legal, rng)
+                    a = heuristic_action(game, legal)
                     spent += clock() - t0
                     decisions += 1
                 else:

@@ -7,15 +7,23 @@ numbers for more games.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
+import types
 from typing import Any
 
 import pytest
 from heuristic_bench import play_vs_random
 
-from rebelspace.agents import RandomAgent
-from rebelspace.agents.heuristic import HeuristicAgent, clear_plan_cache, heuristic_action
-from rebelspace.engine import GameState, Step, load_scenario, new_game
+from rebelspace.agents import RandomAgent, heuristic
+from rebelspace.agents.heuristic import (
+    STEP_HANDLERS,
+    HeuristicAgent,
+    clear_plan_cache,
+    heuristic_action,
+)
+from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
 from rebelspace.sim import play_out
 
 REBEL, IMPERIAL = 0, 1
@@ -29,7 +37,7 @@ def start(**fields: Any) -> GameState:
 
 def choose(state: GameState) -> str:
     """The text of the heuristic's choice for the player to move."""
-    return state.action_text(heuristic_action(state, state.legal_actions(), random.Random(0)))
+    return state.action_text(heuristic_action(state, state.legal_actions()))
 
 
 def play_step(state: GameState) -> list[str]:
@@ -43,6 +51,63 @@ def play_step(state: GameState) -> list[str]:
     return texts
 
 
+# ----------------------------------------------------------------------------- structure
+
+
+def test_every_step_with_decisions_has_a_handler() -> None:
+    assert set(STEP_HANDLERS) == set(Step) - {Step.OVER}
+
+
+def test_the_package_keeps_no_module_level_mutable_state() -> None:
+    """Caches live per game context (``per_object``), not in module globals."""
+    mutable = (dict, list, set, bytearray)
+    found = [
+        f"{module.__name__}.{name}"
+        for module in _submodules(heuristic)
+        for name, value in vars(module).items()
+        if isinstance(value, mutable) and not name.startswith("__")
+    ]
+    assert found == []
+
+
+def _submodules(package: types.ModuleType) -> list[types.ModuleType]:
+    names = [info.name for info in pkgutil.iter_modules(package.__path__)]
+    assert len(names) >= 5, names
+    return [package, *(importlib.import_module(f"{package.__name__}.{n}") for n in names)]
+
+
+def test_clearing_one_contexts_plans_leaves_the_choices_of_others_alone() -> None:
+    """Two rules variants played in turn choose as each does alone, with its cache cleared
+    or not: plans are cached per game context."""
+    games = [
+        new_game(seed=4, log=False),
+        new_game(seed=4, log=False, options=RulesOptions(max_groups=1)),
+    ]
+    alone = [
+        _choices(new_game(seed=4, log=False)),
+        _choices(new_game(seed=4, log=False, options=RulesOptions(max_groups=1))),
+    ]
+    assert alone[0] != alone[1]  # the variants really play differently
+    together: list[list[int]] = [[], []]
+    while any(g.to_move >= 0 for g in games):
+        for i, game in enumerate(games):
+            if game.to_move >= 0:
+                a = heuristic_action(game, game.legal_actions())
+                together[i].append(a)
+                game.apply(a)
+                clear_plan_cache(games[1 - i].ctx)
+    assert together == alone
+
+
+def _choices(game: GameState) -> list[int]:
+    out = []
+    while game.to_move >= 0:
+        a = heuristic_action(game, game.legal_actions())
+        out.append(a)
+        game.apply(a)
+    return out
+
+
 # ----------------------------------------------------------------------------- legality
 
 
@@ -54,7 +119,7 @@ def test_never_returns_an_illegal_action_against_random(side: int) -> None:
         while game.to_move >= 0:
             legal = game.legal_actions()
             if game.to_move == side:
-                a = heuristic_action(game, legal, rng)
+                a = heuristic_action(game, legal)
                 assert a in legal, (seed, game.action_text(a), game.legal_action_texts())
             else:
                 a = legal[rng.randrange(len(legal))]
@@ -64,10 +129,9 @@ def test_never_returns_an_illegal_action_against_random(side: int) -> None:
 def test_never_returns_an_illegal_action_against_itself() -> None:
     for seed in range(10):
         game = new_game(seed=seed, log=False)
-        rng = random.Random(seed)
         while game.to_move >= 0:
             legal = game.legal_actions()
-            a = heuristic_action(game, legal, rng)
+            a = heuristic_action(game, legal)
             assert a in legal, (seed, game.action_text(a), game.legal_action_texts())
             game.apply(a)
 
@@ -459,12 +523,12 @@ def test_never_reads_hidden_information() -> None:
         while game.to_move >= 0:
             legal = game.legal_actions()
             p = game.to_move
-            clear_plan_cache()
-            mine = heuristic_action(game, legal, random.Random(seed))
+            clear_plan_cache(game.ctx)
+            mine = heuristic_action(game, legal)
             for _ in range(2):
                 clone = _scramble_hidden(game, p, rng)
-                clear_plan_cache()
-                assert heuristic_action(clone, legal, random.Random(seed)) == mine, (
+                clear_plan_cache(game.ctx)
+                assert heuristic_action(clone, legal) == mine, (
                     seed,
                     game.action_text(mine),
                 )
@@ -480,10 +544,10 @@ def test_the_plan_cache_never_changes_a_choice() -> None:
         rng = random.Random(seed)
         while game.to_move >= 0:
             legal = game.legal_actions()
-            cached = heuristic_action(game, legal, random.Random(seed))
+            cached = heuristic_action(game, legal)
             if game.step == Step.FORM:
-                clear_plan_cache()
-                assert heuristic_action(game, legal, random.Random(seed)) == cached
+                clear_plan_cache(game.ctx)
+                assert heuristic_action(game, legal) == cached
             game.apply(cached if rng.random() < 0.8 else legal[rng.randrange(len(legal))])
 
 

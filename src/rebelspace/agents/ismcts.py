@@ -21,12 +21,18 @@ from rebelspace.engine.sampling import redeal, sample_state
 
 from .evaluate import evaluate
 from .evaluate import score as position_score
+from .heuristic import heuristic_action
 
 Policy = Callable[[GameState, Sequence[int], random.Random], int]
 
 
-def random_policy(state: GameState, legal: Sequence[int], rng: random.Random) -> int:
+def random_policy(state: GameState, legal: Sequence[int], rng: random.Random) -> int:  # noqa: ARG001
     return legal[int(rng.random() * len(legal))]
+
+
+def heuristic_policy(state: GameState, legal: Sequence[int], _rng: random.Random) -> int:
+    """``heuristic_action`` as a rollout policy; the heuristic draws no random numbers."""
+    return heuristic_action(state, legal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +90,7 @@ class ISMCTSAgent:
         self.rng = random.Random(seed)
         self.budget = LEVELS[budget] if isinstance(budget, str) else budget
         if rollout_policy is None:
-            if self.budget.policy == "random":
-                rollout_policy = random_policy
-            else:
-                from .heuristic import heuristic_action
-
-                rollout_policy = heuristic_action
+            rollout_policy = random_policy if self.budget.policy == "random" else heuristic_policy
         self.policy = rollout_policy
         self.last_iterations = 0
 
@@ -110,82 +111,16 @@ class ISMCTSAgent:
         root = Node(1 - me)
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        rng = self.rng
-        policy = self.policy
-        c = budget.exploration
-        bias = budget.hint_bias
-        widen = budget.widening
-        horizon_turns = budget.rollout_turns
         baseline = position_score(root_state, me)
         iterations = 0
         while iterations < budget.iterations:
             if deadline is not None and iterations % 16 == 0 and time.perf_counter() > deadline:
                 break
             iterations += 1
-            state = redeal(root_state, me, rng)
-            horizon = state.turn + horizon_turns
-            node = root
-            path = [root]
-            # Selection and expansion.
-            while state.outcome is None:
-                moves = state.legal_actions()
-                if len(moves) == 1:
-                    state.apply(moves[0])
-                    continue
-                children = node.children
-                untried = []
-                for a in moves:
-                    child = children.get(a)
-                    if child is None:
-                        untried.append(a)
-                    else:
-                        child.avail += 1
-                if node.hint < 0:
-                    node.hint = policy(state, moves, rng)
-                # Progressive widening below the root: a node tries the policy's choice first
-                # and one more action per ``widen`` visits, so that few iterations are not
-                # spent on random play deep in the tree.
-                expandable = untried and (
-                    node is root
-                    or not widen
-                    or len(children) < 1 + node.visits // widen
-                    or not any(a in children for a in moves)
-                )
-                if expandable:
-                    a = (
-                        node.hint
-                        if node.hint in untried
-                        else untried[int(rng.random() * len(untried))]
-                    )
-                    mover = state.to_move
-                    state.apply(a)
-                    child = Node(mover)
-                    child.avail = 1
-                    children[a] = child
-                    path.append(child)
-                    break
-                best = -1.0
-                pick = moves[0]
-                hint = node.hint
-                for a in moves:
-                    child = children.get(a)
-                    if child is None:
-                        continue
-                    score = child.reward / child.visits + c * math.sqrt(
-                        math.log(child.avail) / child.visits
-                    )
-                    if a == hint:
-                        score += bias / (child.visits + 1)
-                    if score > best:
-                        best = score
-                        pick = a
-                state.apply(pick)
-                node = children[pick]
-                path.append(node)
-            # Rollout to the horizon, then evaluate.
-            while state.outcome is None and state.turn < horizon:
-                moves = state.legal_actions()
-                state.apply(moves[0] if len(moves) == 1 else policy(state, moves, rng))
+            state = redeal(root_state, me, self.rng)
+            horizon = state.turn + budget.rollout_turns
+            path = self._descend(state, root)
+            self._rollout(state, horizon)
             value = evaluate(state, me, baseline)
             for n in path:
                 n.visits += 1
@@ -197,3 +132,90 @@ class ISMCTSAgent:
             key=lambda a: (children[a].visits, children[a].reward),
             default=legal[0],
         )
+
+    def _descend(self, state: GameState, root: Node) -> list[Node]:
+        """Selection and expansion: walk ``state`` down the tree from ``root`` by UCT until
+        a node is added or the game ends; the nodes passed, root first."""
+        node = root
+        path = [root]
+        while state.outcome is None:
+            moves = state.legal_actions()
+            if len(moves) == 1:
+                state.apply(moves[0])
+                continue
+            untried = _untried(node, moves)
+            if node.hint < 0:
+                node.hint = self.policy(state, moves, self.rng)
+            if untried and self._may_expand(node, node is root, moves):
+                path.append(self._expand(node, state, untried))
+                break
+            pick = self._uct_pick(node, moves)
+            state.apply(pick)
+            node = node.children[pick]
+            path.append(node)
+        return path
+
+    def _may_expand(self, node: Node, at_root: bool, moves: Sequence[int]) -> bool:
+        """Progressive widening below the root: a node tries the policy's choice first and
+        one more action per ``widening`` visits, so that few iterations are not spent on
+        random play deep in the tree."""
+        widen = self.budget.widening
+        children = node.children
+        return (
+            at_root
+            or not widen
+            or len(children) < 1 + node.visits // widen
+            or not any(a in children for a in moves)
+        )
+
+    def _expand(self, node: Node, state: GameState, untried: list[int]) -> Node:
+        """Play one untried action (the hint if untried, else a random one) and add its node."""
+        a = node.hint if node.hint in untried else untried[int(self.rng.random() * len(untried))]
+        mover = state.to_move
+        state.apply(a)
+        child = Node(mover)
+        child.avail = 1
+        node.children[a] = child
+        return child
+
+    def _uct_pick(self, node: Node, moves: Sequence[int]) -> int:
+        """The tried action with the best UCT score (availability counts, hint bias)."""
+        c = self.budget.exploration
+        bias = self.budget.hint_bias
+        children = node.children
+        best = -1.0
+        pick = moves[0]
+        hint = node.hint
+        for a in moves:
+            child = children.get(a)
+            if child is None:
+                continue
+            score = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if a == hint:
+                score += bias / (child.visits + 1)
+            if score > best:
+                best = score
+                pick = a
+        return pick
+
+    def _rollout(self, state: GameState, horizon: int) -> None:
+        """Play ``state`` on with the rollout policy to turn ``horizon`` or the game's end."""
+        while state.outcome is None and state.turn < horizon:
+            moves = state.legal_actions()
+            state.apply(moves[0] if len(moves) == 1 else self.policy(state, moves, self.rng))
+
+
+def _untried(node: Node, moves: Sequence[int]) -> list[int]:
+    """The actions in ``moves`` that ``node`` has no child for; counts one more availability
+    for each child it has."""
+    children = node.children
+    untried = []
+    for a in moves:
+        child = children.get(a)
+        if child is None:
+            untried.append(a)
+        else:
+            child.avail += 1
+    return untried

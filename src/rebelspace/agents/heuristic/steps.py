@@ -1,0 +1,265 @@
+"""The steps of a turn besides forming groups and blocking: draw, Ion Cannon, targets, battle
+tricks and casualties. Each takes the state (only what the player to move may know is read)
+and the legal action ids, and returns one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from rebelspace.engine import (
+    Ability,
+    GameState,
+    Kind,
+    casualty_candidates,
+    damage,
+    defenders,
+    group_damage,
+    group_value,
+    rating,
+    shields_up,
+)
+
+from .blocks import SURPRISE_BONUS, W_DAMAGE
+from .facts import CardFacts, Member, card_facts, casualty_loss, opponent_may_hold, threat, worth
+
+HAND_FULL = 8  # draw the least with this many cards in hand
+DECK_MARGIN = 2  # draw the least when the deck would be within this of the opponent's threat
+TRAP_BONUS = 2  # what Trap adds to each defending unit (R30)
+TARGET_MIN_GAIN = 0.0  # target a unit only when its worth beats the damage given up by this
+TRICK_MIN_GAIN = 0.5  # play a battle trick only when it improves the battles this much
+# Multiple Targets: each free unit's damage counts this much, as it may not get through.
+EXTRA_ATTACK_DAMAGE_SHARE = 0.5
+
+
+# ----------------------------------------------------------------------------- draw
+
+
+def draw(s: GameState, legal: Sequence[int]) -> int:
+    """The most allowed, unless the hand is already large or the deck is low next to what the
+    opponent's units could deal next turn; then the least. Never the last card if avoidable."""
+    dec = s.ctx.space.decoded
+    p = s.to_move
+    ns = sorted(dec[a].extra for a in legal)
+    lo, hi = ns[0], ns[-1]
+    deck = len(s.deck[p])
+    while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
+        hi -= 1
+    low = deck - hi <= threat(s, 1 - p) + DECK_MARGIN
+    n = lo if low or len(s.hand[p]) >= HAND_FULL else hi
+    return s.ctx.space.draw_base + n
+
+
+# ----------------------------------------------------------------------------- Ion Cannon
+
+
+def ion(s: GameState, legal: Sequence[int]) -> int:
+    """Destroy the biggest attacking Ship."""
+    t = s.ctx.tables
+    f = card_facts(s.ctx)
+    dec = s.ctx.space.decoded
+    best, best_key = s.ctx.space.ion_hold, (-1, -1.0)
+    for a in legal:
+        kind, card, _, _, _ = dec[a]
+        if kind == Kind.ION:
+            i = f.first_of_type[card]
+            key = (t.space[i], f.worth[i])
+            if key > best_key:
+                best, best_key = a, key
+    return best
+
+
+# ----------------------------------------------------------------------------- targets
+
+
+def _unblocked_damage(s: GameState) -> dict[int, int]:
+    """The damage of each unblocked group that has no target yet."""
+    shields = shields_up(s, 1 - s.player)
+    return {
+        g: group_damage(s, units, shields).damage
+        for g, units in enumerate(s.groups)
+        if units and not s.blocks[g] and s.targets[g] < 0
+    }
+
+
+def target(s: GameState, legal: Sequence[int]) -> int:
+    """An unblocked group targets the opposing unit it beats whose worth most exceeds the
+    damage given up (heroes, facilities, expensive units), unless the damage wins now."""
+    t = s.ctx.tables
+    f = card_facts(s.ctx)
+    space = s.ctx.space
+    dec = space.decoded
+    d = 1 - s.player
+    dealt = _unblocked_damage(s)
+    total = sum(dealt.values())
+    deck = len(s.deck[d])
+    # A Trap in the defender's hand would add to the target's value: beat it by that margin.
+    margin = TRAP_BONUS if opponent_may_hold(s, d, Ability.TRAP) else 0
+    best, best_gain = space.done_targeting, TARGET_MIN_GAIN
+    for a in legal:
+        kind, card, g, _, zone = dec[a]
+        if kind != Kind.TARGET:
+            continue
+        if total >= deck - 1 and total - dealt[g] < deck - 1:
+            continue  # the damage wins the game (R9, R37)
+        kind = s.gkind[g]
+        u = next(
+            x
+            for x in (s.inactive[d] if zone else s.active[d])
+            if t.type_of[x] == card and not s.busy[x]
+        )
+        tv = group_value(s, (u,), kind, s.def_bonus)
+        units = s.groups[g]
+        if group_value(s, units, kind, s.atk_bonus) <= tv + margin:
+            continue
+        members = [Member(rating(s, x, kind) + s.atk_bonus, worth(s, f, x)) for x in units]
+        gain = worth(s, f, u) - casualty_loss(members, tv) - dealt[g] * W_DAMAGE
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+# ----------------------------------------------------------------------------- battle tricks
+
+
+class Boost(NamedTuple):
+    """A change to the battles in progress that a trick would make."""
+
+    atk_bonus: int  # the attacker's bonus per unit (R30)
+    def_bonus: int  # the defender's bonus per unit (R30)
+    hero: int = -1  # the unit a psion card goes on (R24), or -1
+    extra: tuple[int, int] = (0, 0)  # what it adds to that hero's (ground, space) ratings
+
+
+def battles_score(s: GameState, q: int, boost: Boost) -> float:
+    """Worth destroyed on the other side minus worth lost by ``q`` in the battles to come,
+    with ``boost``."""
+    f = card_facts(s.ctx)
+    tie = s.ctx.options.tie
+    score = 0.0
+    attacker = s.player
+    hero, extra = boost.hero, boost.extra
+    for g in range(s.battle_next, len(s.groups)):
+        units = s.groups[g]
+        defending = defenders(s, g)
+        if not units or not defending:
+            continue
+        kind = s.gkind[g]
+        av = group_value(s, units, kind, boost.atk_bonus) + (extra[kind] if hero in units else 0)
+        aw = 0.0
+        for u in units:
+            aw += worth(s, f, u)
+        dv = group_value(s, defending, kind, boost.def_bonus)
+        dv += extra[kind] if hero in defending else 0
+        dw = 0.0
+        for u in defending:
+            dw += worth(s, f, u)
+        if av > dv or av == dv and tie == "attacker":
+            swing = dw
+        elif dv > av or tie == "defender":
+            swing = -aw
+        else:
+            swing = dw - aw
+        score += swing if q == attacker else -swing
+    return score
+
+
+def _trick_gain(s: GameState, f: CardFacts, card: int, base: float) -> float | None:
+    """What playing the battle trick of type ``card`` gains, or None for no trick we play."""
+    t = s.ctx.tables
+    q = s.to_move
+    ability = f.ability_of_type[card]
+    if ability == Ability.SURPRISE:
+        boost = Boost(s.atk_bonus + SURPRISE_BONUS, s.def_bonus)
+        return battles_score(s, q, boost) - base
+    if ability == Ability.TRAP:
+        return battles_score(s, q, Boost(s.atk_bonus, s.def_bonus + TRAP_BONUS)) - base
+    if ability == Ability.EXTRA_ATTACK:
+        free = [u for u in s.active[s.player] if t.can_attack[u] and not s.busy[u]]
+        return EXTRA_ATTACK_DAMAGE_SHARE * sum(damage(s, u) for u in free)
+    return None
+
+
+def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, base: float) -> float:
+    """What playing the psion card of type ``card`` on the busy hero of ``hero_type`` gains."""
+    t = s.ctx.tables
+    q = s.to_move
+    card_i = f.first_of_type[card]
+    hero = next(
+        u
+        for z in (s.active[q], s.inactive[q])
+        for u in z
+        if t.type_of[u] == hero_type and s.busy[u]
+    )
+    extra = (t.ground[card_i], t.space[card_i])
+    gain = battles_score(s, q, Boost(s.atk_bonus, s.def_bonus, hero, extra)) - base
+    if t.damage[card_i] and q == s.player:  # ESP: counts only if the group deals damage
+        for g, units in enumerate(s.groups):
+            if hero in units and not s.blocks[g] and s.targets[g] < 0:
+                gain += t.damage[card_i] * W_DAMAGE
+    return gain
+
+
+def tricks(s: GameState, legal: Sequence[int]) -> int:
+    """The card that most improves the battles in progress (turns a lost or tied battle into
+    a win; ESP on a group that deals damage); Multiple Targets while units are still free to
+    attack; otherwise pass."""
+    f = card_facts(s.ctx)
+    space = s.ctx.space
+    dec = space.decoded
+    base = battles_score(s, s.to_move, Boost(s.atk_bonus, s.def_bonus))
+    best, best_gain = space.pass_, TRICK_MIN_GAIN
+    for a in legal:
+        kind, card, _, hero_type, _ = dec[a]
+        gain: float | None = None
+        if kind == Kind.PLAY_TRICK:
+            gain = _trick_gain(s, f, card, base)
+        elif kind == Kind.PLAY_PSION:
+            gain = _psion_gain(s, f, card, hero_type, base)
+        if gain is not None and gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+# ----------------------------------------------------------------------------- casualties
+
+
+class Casualties(NamedTuple):
+    """A set of the winner's units to lose, and their total worth."""
+
+    worth: float
+    units: tuple[int, ...]
+
+
+class CasualtyOption(NamedTuple):
+    """A unit the winner may lose."""
+
+    rating: int
+    worth: float
+    unit: int
+
+
+def casualty(s: GameState, legal: Sequence[int]) -> int:  # noqa: ARG001 (the step signature)
+    """Pick the most costly set of the winner's units the budget allows (R19), best first."""
+    t = s.ctx.tables
+    f = card_facts(s.ctx)
+    assert s.cas is not None
+    g, side, budget, kind = s.cas
+    bonus = s.atk_bonus if side == 0 else s.def_bonus
+    items = [
+        CasualtyOption(rating(s, u, kind) + bonus, worth(s, f, u), u)
+        for u in casualty_candidates(s)
+    ]
+    winners = s.groups[g] if side == 0 else (s.blocks[g] or (s.targets[g],))
+    most = len(winners) - 1  # the winning group keeps one unit
+    # Knapsack over the eligible units: best[b] = the costliest set within rating budget b.
+    best: list[Casualties] = [Casualties(0.0, ())] * (budget + 1)
+    for r, w, u in items:
+        for b in range(budget, r - 1, -1):
+            total, units = best[b - r]
+            if total + w > best[b].worth and len(units) < most:
+                best[b] = Casualties(total + w, (*units, u))
+    chosen = best[budget].units or tuple(item.unit for item in items)
+    pick = max(chosen, key=lambda u: (worth(s, f, u), rating(s, u, kind)))
+    return s.ctx.space.pick_base + t.type_of[pick]
