@@ -33,13 +33,13 @@ def play_to_the_end(client: TestClient, gid: str, toks: dict[str, str], seed: in
     raise AssertionError("the game did not end")
 
 
-def whole_position(game: GameState) -> Any:
+def whole_position(game: GameState, logged: int) -> Any:
     """The engine's position with nothing hidden: the public view, both hands (each as its
-    player sees it), the full log."""
+    player sees it), and the full log's lines from ``logged`` on (a frame's own lines)."""
     view = game.public_view().to_dict()
     view["you"]["hand"] = game.view(0).you.hand
     view["opponent"]["hand"] = game.view(1).you.hand
-    view["log"] = game.log_lines(None)
+    view["log"] = game.log_lines(None)[logged:]
     return json.loads(json.dumps(view))
 
 
@@ -52,8 +52,10 @@ def check_replay_against_the_engine(data: dict[str, Any], record: dict[str, Any]
     assert len(frames) == len(record["actions"]) + 1
     assert [f["plies"] for f in frames] == list(range(len(frames)))
     events: list[dict[str, Any]] = []
+    logged = 0  # the log's lines before this frame's action
     for i, frame in enumerate(frames):
         if i > 0:
+            logged = len(game.log_lines(None))
             action = frame["action"]
             assert action["id"] == record["action_ids"][i - 1]
             assert action["text"] == record["actions"][i - 1]
@@ -62,12 +64,13 @@ def check_replay_against_the_engine(data: dict[str, Any], record: dict[str, Any]
         else:
             assert frame["action"] is None
         view = frame["view"]
-        assert view == whole_position(game)
+        assert view == whole_position(game, logged)
         assert view["you"]["hand"] is not None and view["opponent"]["hand"] is not None
         events += frame["events"]
         if i % 25 == 0 or i == len(frames) - 1:
             check_view(view)
-    assert frames[-1]["view"] == whole_position(game)  # the game's final position
+    assert frames[-1]["view"] == whole_position(game, logged)  # the game's final position
+    assert [line for f in frames for line in f["view"]["log"]] == game.log_lines(None)
     assert events == [{**event_json(e, names), "seq": i} for i, e in enumerate(game.events or ())]
     assert [e["seq"] for e in events] == list(range(len(events)))
 

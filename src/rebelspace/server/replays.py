@@ -14,21 +14,30 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from rebelspace.engine import GameState, RulesOptions, event_json, new_game, replay
+from rebelspace.engine import (
+    GameState,
+    RulesOptions,
+    event_json,
+    new_game,
+    render_event,
+    replay,
+)
 from rebelspace.engine.views import PlayerView, action_view
 
 from .games import SEATS, _fields, cards_from_text, cards_text
 from .store import Store, StoredGame
 
 
-def full_view(state: GameState) -> PlayerView:
+def full_view(state: GameState, log: tuple[str, ...]) -> PlayerView:
     """The whole position, nothing hidden: the public view (``you`` the Rebel side,
-    ``opponent`` the Imperial side) with both hands by name and the full log."""
+    ``opponent`` the Imperial side) with both hands by name. ``log``: the frame's own lines
+    (those of its events, hidden ones too), not the whole log: repeating the log in every
+    frame would make a replay grow with the square of the game's length."""
     return replace(
         state.public_view(),
         you=state.view(0).you,
         opponent=state.view(1).you,
-        log=tuple(state.log_lines(None)),
+        log=log,
     )
 
 
@@ -41,28 +50,19 @@ def replay_frames(stored: StoredGame) -> list[dict[str, Any]]:
     names = state.ctx.tables.names
     seq = 0
 
-    def events(items: Any) -> list[dict[str, Any]]:
+    def frame(ply: int, items: Any, action: dict[str, Any] | None) -> dict[str, Any]:
         nonlocal seq
-        out = []
+        events = []
         for event in items:
-            out.append({**event_json(event, names), "seq": seq})
+            events.append({**event_json(event, names), "seq": seq})
             seq += 1
-        return out
+        log = tuple(render_event(e, names) for e in items)
+        return {"plies": ply, "view": full_view(state, log), "events": events, "action": action}
 
-    frames = [
-        {"plies": 0, "view": full_view(state), "events": events(state.events or ()), "action": None}
-    ]
+    frames = [frame(0, list(state.events or ()), None)]
     for ply, (action, seat) in enumerate(stored.actions, start=1):
-        applied = action_view(state, action)
-        caused = state.apply(action, player=seat)
-        frames.append(
-            {
-                "plies": ply,
-                "view": full_view(state),
-                "events": events(caused),
-                "action": {**_fields(applied), "by": SEATS[seat]},
-            }
-        )
+        applied = {**_fields(action_view(state, action)), "by": SEATS[seat]}
+        frames.append(frame(ply, state.apply(action, player=seat), applied))
     return frames
 
 
