@@ -7,8 +7,12 @@ Hypothesis-drawn seeds; the quick profile plays a handful of games, the ``slow``
 
 from __future__ import annotations
 
+import ast
+import importlib
 import inspect
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -16,7 +20,8 @@ from agent_helpers import public, twin
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rebelspace.agents import Agent, RandomAgent
+from rebelspace import extras
+from rebelspace.agents import Agent, RandomAgent, registry
 from rebelspace.agents.evaluate import evaluate, score
 from rebelspace.agents.heuristic import HeuristicAgent, heuristic_action
 from rebelspace.agents.ismcts import LEVELS, Budget, ISMCTSAgent
@@ -29,6 +34,7 @@ from rebelspace.engine import (
     load_scenario,
     new_game,
 )
+from rebelspace.extras import EXTRAS
 
 REBEL, IMPERIAL = 0, 1
 TINY = Budget(iterations=8, rollout_turns=1)  # enough to exercise the search, quickly
@@ -438,3 +444,67 @@ def test_evaluate_is_one_half_at_the_baseline() -> None:
             assert (
                 evaluate(game, p, score(game, p) - 1) > 0.5 > evaluate(game, p, score(game, p) + 1)
             )
+
+
+# ----------------------------------------------------------------------------- plug-ins
+
+
+def test_the_registry_imports_nothing_from_the_env_package() -> None:
+    """The rl agents are plug-ins named by entry points: ``rebelspace.env`` imports the
+    agents, never the other way round."""
+    tree = ast.parse(inspect.getsource(registry))
+    imported: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            # "from . import x" in rebelspace.agents.registry is rebelspace.agents
+            base = "rebelspace.agents".rsplit(".", node.level - 1)[0] if node.level else ""
+            imported.append(".".join(p for p in (base, node.module or "") if p))
+    assert "rebelspace.agents" in imported  # relative imports are resolved
+    assert [m for m in imported if m.startswith("rebelspace.")] != []
+    assert not [m for m in imported if m.startswith("rebelspace.env")], imported
+
+
+@pytest.mark.parametrize("name", sorted(registry.PLUGINS))
+def test_each_plugin_entry_point_names_a_factory_in_its_extra(name: str) -> None:
+    plugin = registry.PLUGINS[name]
+    for module in plugin.modules:
+        pytest.importorskip(module)
+    assert set(plugin.modules) <= set(EXTRAS[plugin.extra])
+    module, _, function = plugin.entry_point.partition(":")
+    factory = getattr(importlib.import_module(module), function)
+    assert callable(factory)
+    assert list(inspect.signature(factory).parameters) == ["arg", "ctx", "seed"]
+
+
+def test_a_plugin_agent_is_made_without_importing_anything_first() -> None:
+    for module in registry.PLUGINS["openspiel-ismcts"].modules:
+        pytest.importorskip(module)
+    code = (
+        "import sys; from rebelspace.agents.registry import make_agent;"
+        "from rebelspace.engine import context_for;"
+        "assert 'rebelspace.env' not in sys.modules;"
+        "print(type(make_agent('openspiel-ismcts:5', context_for(), 0)).__name__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "OpenSpielISMCTSAgent\n"), done.stderr
+
+
+def test_a_plugin_without_its_extra_says_which_extra_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(extras, "_found", lambda module: module != "pyspiel")
+    with pytest.raises(extras.MissingExtraError) as info:
+        make_agent("openspiel-ismcts", context_for(), 0)
+    assert str(info.value) == (
+        "the openspiel-ismcts agent needs the rl extra (missing: pyspiel): "
+        "pip install 'rebelspace[rl]'"
+    )
+
+
+def test_unknown_names_list_the_plugins_too() -> None:
+    with pytest.raises(AgentSpecError, match="heuristic, ismcts, openspiel-ismcts, policy, random"):
+        make_agent("nobody", context_for(), 0)

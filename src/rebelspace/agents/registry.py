@@ -3,14 +3,19 @@
 ``random``, ``heuristic``, ``ismcts`` (level ``normal``), ``ismcts:easy``, ``ismcts:hard``,
 ``ismcts:500`` (500 iterations per decision, no time cap). With the ``rl`` extra:
 ``openspiel-ismcts[:N]`` (OpenSpiel's ISMCTS bot, N simulations, default 100) and
-``policy:PATH`` (a masked policy saved by ``examples/train_maskable_ppo.py``).
+``policy:PATH`` (a masked policy saved by ``examples/train_maskable_ppo.py``): plug-ins
+named by entry points (``Plugin``), which live in ``rebelspace.env``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import NamedTuple
 
 from rebelspace.engine import GameContext, GameState, RebelSpaceError
+from rebelspace.extras import require
 
 from . import Agent
 from .random_agent import RandomAgent
@@ -23,13 +28,20 @@ class AgentSpecError(RebelSpaceError, ValueError):
     """An agent name the registry does not know."""
 
 
+#: Builds an agent from the text after the name's colon (``"500"`` in ``ismcts:500``), the
+#: game context and a seed.
+Factory = Callable[[str, GameContext, int], Agent]
+
+
 def make_agent(spec: str, ctx: GameContext, seed: int) -> Agent:
     """Build the agent named by ``spec`` for games of ``ctx``, seeded with ``seed``."""
     name, _, arg = spec.strip().partition(":")
     factory = _FACTORIES.get(name)
+    if factory is None and name in PLUGINS:
+        factory = _load(name, PLUGINS[name])
     if factory is None:
-        extra = sorted(_FACTORIES)
-        raise AgentSpecError(f"unknown agent {spec!r}; known: {', '.join(extra)}")
+        known = sorted({*_FACTORIES, *PLUGINS})
+        raise AgentSpecError(f"unknown agent {spec!r}; known: {', '.join(known)}")
     return factory(arg, ctx, seed)
 
 
@@ -60,40 +72,49 @@ def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
     )
 
 
+class Plugin(NamedTuple):
+    """An agent that lives outside this package and needs an extra.
+
+    It is named by an entry point, ``"module:function"``, as Gymnasium's registry names its
+    environments: this module imports nothing of it until the agent is asked for, so the
+    agents never import ``rebelspace.env`` (which imports them). ``function`` is a
+    ``Factory`` like the built-in ones above, raising ``AgentSpecError`` for a bad ``arg``.
+    """
+
+    entry_point: str
+    extra: str  # the extra of pyproject.toml that its module needs
+    modules: tuple[str, ...]  # the modules of that extra it imports: checked before importing
+
+
 #: What ``rebelspace.env`` imports (its package imports Gymnasium, PettingZoo and NumPy).
 _ENV_MODULES = ("numpy", "gymnasium", "pettingzoo")
 
+#: The plug-in agents by name.
+PLUGINS: Mapping[str, Plugin] = MappingProxyType(
+    {
+        # OpenSpiel's own Python ISMCTS bot, N simulations (default 100).
+        "openspiel-ismcts": Plugin(
+            "rebelspace.env.openspiel_game:make_openspiel_ismcts_agent",
+            "rl",
+            (*_ENV_MODULES, "pyspiel"),
+        ),
+        # A masked policy saved by examples/train_maskable_ppo.py.
+        "policy": Plugin(
+            "rebelspace.env.policy_agent:make_policy_agent",
+            "rl",
+            (*_ENV_MODULES, "torch", "stable_baselines3", "sb3_contrib"),
+        ),
+    }
+)
 
-def _needs_rl(spec: str, *modules: str) -> None:
-    """The one-line hint (``rebelspace.extras.MissingExtraError``) when an agent needs the
-    ``rl`` extra and it is not installed."""
-    from rebelspace.extras import require
 
-    require("rl", f"the {spec} agent", (*_ENV_MODULES, *modules))
-
-
-def _openspiel_ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
-    # OpenSpiel's own Python ISMCTS bot (rebelspace.env.openspiel_game), N simulations.
-    if arg and not (arg.isascii() and arg.isdigit() and int(arg) > 0):
-        raise AgentSpecError(f"openspiel-ismcts takes a number of iterations, got {arg!r}")
-    _needs_rl("openspiel-ismcts", "pyspiel")
-    from rebelspace.env.openspiel_game import OpenSpielISMCTSAgent
-
-    return OpenSpielISMCTSAgent(int(arg) if arg else 100, seed, ctx)
-
-
-def _policy(arg: str, ctx: GameContext, seed: int) -> Agent:
-    # A masked policy saved by examples/train_maskable_ppo.py (rebelspace.env.policy_agent).
-    import os
-
-    if not arg:
-        raise AgentSpecError("the policy agent needs a file: policy:PATH")
-    if not os.path.isfile(arg):
-        raise AgentSpecError(f"policy file {arg!r} does not exist")
-    _needs_rl("policy", "torch", "stable_baselines3", "sb3_contrib")
-    from rebelspace.env.policy_agent import PolicyAgent
-
-    return PolicyAgent(arg, ctx, seed)
+def _load(name: str, plugin: Plugin) -> Factory:
+    """The factory of ``plugin``, imported now; without its extra, the one-line hint
+    (``rebelspace.extras.MissingExtraError``)."""
+    require(plugin.extra, f"the {name} agent", plugin.modules)
+    module, _, function = plugin.entry_point.partition(":")
+    factory: Factory = getattr(importlib.import_module(module), function)
+    return factory
 
 
 Decider = Callable[[GameState, Sequence[int]], int]
@@ -117,10 +138,8 @@ def true_state_decider(agent: Agent, player: int) -> Decider:
     return lambda game, legal: agent.act(game.view(player), legal)
 
 
-_FACTORIES: dict[str, Callable[[str, GameContext, int], Agent]] = {
+_FACTORIES: dict[str, Factory] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
-    "openspiel-ismcts": _openspiel_ismcts,  # needs the rl extra
-    "policy": _policy,  # needs the rl extra
 }

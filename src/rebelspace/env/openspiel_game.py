@@ -38,6 +38,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from rebelspace.agents.registry import AgentSpecError
 from rebelspace.engine import (
     GameContext,
     GameState,
@@ -273,6 +274,14 @@ class OpenSpielISMCTSAgent:
         return f"OpenSpielISMCTSAgent(iterations={self.iterations}, seed={self.seed})"
 
 
+def make_openspiel_ismcts_agent(arg: str, ctx: GameContext, seed: int) -> OpenSpielISMCTSAgent:
+    """The registry's ``openspiel-ismcts[:N]`` (``rebelspace.agents.registry``): N simulations
+    per decision, 100 if not given."""
+    if arg and not (arg.isascii() and arg.isdigit() and int(arg) > 0):
+        raise AgentSpecError(f"openspiel-ismcts takes a number of iterations, got {arg!r}")
+    return OpenSpielISMCTSAgent(int(arg) if arg else 100, seed, ctx)
+
+
 pyspiel.register_game(GAME_TYPE, RebelSpaceGame)
 
 __all__ = [
@@ -283,5 +292,6 @@ __all__ = [
     "RebelSpaceState",
     "RolloutEvaluator",
     "make_bot",
+    "make_openspiel_ismcts_agent",
     "state_from_view",
 ]

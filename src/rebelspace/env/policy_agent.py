@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rebelspace.agents.registry import AgentSpecError
 from rebelspace.engine import GameContext, PlayerView
 from rebelspace.engine.sampling import sample_state
 
@@ -58,3 +59,12 @@ class PolicyAgent:
 
     def __repr__(self) -> str:
         return f"PolicyAgent({self.path!r})"
+
+
+def make_policy_agent(arg: str, ctx: GameContext, seed: int) -> PolicyAgent:
+    """The registry's ``policy:PATH`` (``rebelspace.agents.registry``)."""
+    if not arg:
+        raise AgentSpecError("the policy agent needs a file: policy:PATH")
+    if not os.path.isfile(arg):
+        raise AgentSpecError(f"policy file {arg!r} does not exist")
+    return PolicyAgent(arg, ctx, seed)
