@@ -250,9 +250,14 @@ def test_reload_and_server_restart_mid_game(server: Server, browser: Any, artifa
     version = page.get_attribute("#app", "data-version")
     server.stop()
     page.wait_for_selector("#connection.conn-closed")
+    # A click while the server is away fails, and says so ...
+    page.click("#all-actions button[data-action-id]")
+    page.wait_for_selector("#error .message")
     server.start()
     page.wait_for_selector("#connection.conn-open")
     page.wait_for_selector("#prompt.mine")
+    # ... and the red error goes once the connection is back: it is stale then.
+    page.wait_for_function("() => !document.querySelector('#error .message')")
     assert page.get_attribute("#app", "data-version") == version
     player.act()
     page.screenshot(path=str(artifacts / "after-restart.png"), full_page=True)
@@ -360,9 +365,7 @@ def test_hotseat_undo_is_asked_and_allowed(server: Server, browser: Any) -> None
     page.wait_for_selector(".undo-request button")
     assert "asks to undo" in page.inner_text(".undo-request")
     page.click(".undo-request button:text('Allow')")
-    page.wait_for_function(
-        "(v) => document.getElementById('app').dataset.plies === v", arg=plies
-    )
+    page.wait_for_function("(v) => document.getElementById('app').dataset.plies === v", arg=plies)
     assert page.query_selector("#battle .group") is None
     assert errors == []
 
@@ -518,4 +521,108 @@ def test_shields_and_an_equipped_hero_show_the_servers_numbers(
     lines = page.locator("#battle.last li").all_inner_texts()
     page.screenshot(path=str(artifacts / "last-attack.png"), full_page=True)
     assert any("gets through" in line and "Defense Shields" in line for line in lines), lines
+    assert errors == []
+
+
+def test_keyboard_play_keeps_the_focus_on_the_current_decision(
+    server: Server, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    start_computer_game(page)
+    focused = "() => document.activeElement && document.activeElement.id"
+    for _ in range(3):
+        Clicker(page).wait_my_move()
+        # Each new decision takes the focus: the next Tab starts at the prompt, not at the top.
+        page.wait_for_function("() => document.activeElement.id === 'prompt'")
+        before = page.get_attribute("#app", "data-version")
+        for _ in range(12):
+            page.keyboard.press("Tab")
+            inside = page.evaluate(
+                "() => !!document.activeElement.closest('#prompt')"
+                " && document.activeElement.tagName === 'BUTTON'"
+            )
+            if inside:
+                break
+        else:
+            where = page.evaluate(focused)
+            raise AssertionError(f"Tab never reached a button of the prompt: {where}")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(v) => document.getElementById('app').dataset.version !== v", arg=before
+        )
+    assert errors == []
+
+
+def test_a_cards_full_text_shows_on_hover_and_focus(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    start_computer_game(page)
+    Clicker(page).wait_my_move()
+    card = page.locator(".hand .card").first
+    name = card.get_attribute("data-name")
+    card.hover()
+    info = page.locator("#card-info")
+    info.wait_for(state="visible")
+    text = info.inner_text()
+    catalogue = api(server, "GET", "/api/cards")["cards"]
+    entry = next(c for c in catalogue if c["name"] == name)
+    assert name in text
+    if entry["cost"] is not None:
+        assert f"cost {entry['cost']}" in text, text
+    if entry["notes"]:
+        assert entry["notes"] in text, text
+    # Keyboard focus on a highlighted card shows it too; Escape hides it.
+    page.mouse.move(0, 0)
+    glowing = page.locator(".table .card.clickable").first
+    if glowing.count():
+        glowing.focus()
+        info.wait_for(state="visible")
+        assert glowing.get_attribute("data-name") in info.inner_text()
+        page.keyboard.press("Escape")
+        info.wait_for(state="hidden")
+    assert errors == []
+
+
+def test_an_only_choice_is_made_after_a_visible_note(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    # The default setting: an only choice (a lone "Pass") is not waited for.
+    page = open_page(browser, server.url, errors, confirm_forced=False)
+    start_computer_game(page)
+    player = Clicker(page)
+    notes: list[str] = []
+
+    def look() -> None:
+        note = page.locator("#prompt[data-forced='auto'] .forced")
+        if note.count():
+            notes.append(note.inner_text())
+
+    player.play_until(lambda: player.kinds["forced"] >= 2, check=look)
+    assert player.kinds["forced"] >= 2, "no only choice in the game"
+    # The clicker did not click those: the page made them, after saying so.
+    assert len(notes) >= 2 and all("only choice" in n for n in notes), notes
+    assert errors == []
+
+
+def test_the_draw_is_one_choice_of_how_many_cards(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    start_computer_game(page)
+    Clicker(page).wait_my_move()
+    assert page.get_attribute("#app", "data-step") == "draw"
+    counts = page.locator("#prompt .draw-count input[type=radio]")
+    options = [counts.nth(i).get_attribute("value") for i in range(counts.count())]
+    assert len(options) >= 2, options
+    # One button draws; it names the count chosen (the most, until the player picks another).
+    draw = page.locator("#prompt button.act-draw")
+    assert draw.count() == 1
+    assert draw.inner_text() == f"Draw {options[-1]} cards"
+    hand = len(page.locator(".hand .card").all())
+    page.check(f"#prompt .draw-count input[value='{options[0]}']")
+    assert draw.inner_text() == f"Draw {options[0]} card" + ("s" if options[0] != "1" else "")
+    before = page.get_attribute("#app", "data-version")
+    draw.click()
+    changed = "(v) => document.getElementById('app').dataset.version !== v"
+    page.wait_for_function(changed, arg=before)
+    assert len(page.locator(".hand .card").all()) == hand + int(options[0])
     assert errors == []

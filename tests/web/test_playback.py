@@ -9,7 +9,7 @@ from typing import Any
 from web_clicker import Clicker
 from web_harness import Server, settings_script
 
-SHOWING = "() => !document.getElementById('playback').hidden"
+SHOWING = "() => document.getElementById('playback').dataset.state === 'playing'"
 
 
 def game_page(browser: Any, server: Server, errors: list[str], playback_ms: int) -> Any:
@@ -72,7 +72,7 @@ REVEAL = """async () => {
   document.body.append(pb.el);
   const start = [{type: 'turn_started', turn: 1, player: 'rebel', decks: {}, seq: 0}];
   pb.take({plies: 1, events: start}, 'rebel', true);
-  const shownAtStart = !pb.el.hidden;
+  const shownAtStart = pb.el.dataset.state === 'playing';
   const more = [
     {type: 'spies_played', player: 'rebel', card: 'Rebel Spy', seq: 1},
     {type: 'cards_seen', to: 'rebel', owner: 'imperial', source: 'spies',

@@ -308,7 +308,7 @@ export function renderBattle(msg, memory, ui) {
   if (battle.psion_cards.length) bonuses.push(battle.psion_cards.map(([c, hero]) => `${c} on ${hero}`).join(", "));
   return h(
     "div",
-    { class: "battle", id: "battle" },
+    { class: "battle", id: "battle", role: "region", "aria-label": "Battle", tabindex: "0" },
     h("h2", {}, `${attacker} attacks`, bonuses.length ? h("small", {}, ` (${bonuses.join("; ")})`) : null),
     rows.length ? h("div", { class: "groups" }, rows) : h("p", {}, "No group formed yet."),
     battle.pending_damage ? h("p", { class: "damage" }, `Damage getting through: ${battle.pending_damage}`) : null,
@@ -324,11 +324,11 @@ export function lastAttack(events) {
 
 export function renderLastAttack(msg) {
   const last = lastAttack(msg.events);
-  if (!last) return h("div", { class: "battle last", id: "battle" }, h("h2", {}, "No battles yet"), h("p", {}, "Attacks and their results will be shown here."));
+  if (!last) return h("div", { class: "battle last", id: "battle", role: "region", "aria-label": "Battle", tabindex: "0" }, h("h2", {}, "No battles yet"), h("p", {}, "Attacks and their results will be shown here."));
   const turn = last.turn !== null ? `turn ${last.turn} (${cap(last.player)})` : cap(last.player);
   return h(
     "div",
-    { class: "battle last", id: "battle" },
+    { class: "battle last", id: "battle", role: "region", "aria-label": "Battle", tabindex: "0" },
     h("h2", {}, `Last attack: ${turn}`),
     h(
       "ul",

@@ -141,6 +141,9 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
     el.tabIndex = 0;
     el.setAttribute("role", "button");
     el.setAttribute("aria-label", `${name}: choose`);
+  } else if (data.place) {
+    // Every card on the table takes the keyboard's focus, which shows its full text.
+    el.tabIndex = 0;
   }
   return el;
 }

@@ -167,7 +167,8 @@ export class Playback {
     this.timer = null;
     this.lastSeq = null;
     this.lastPlies = null;
-    this.el = h("div", { class: "playback", id: "playback", hidden: true, "aria-live": "polite" });
+    this.el = h("div", { class: "playback", id: "playback", "aria-live": "polite", "aria-label": "The opponent's moves" });
+    this.idle();
   }
 
   /**
@@ -193,13 +194,12 @@ export class Playback {
     clearTimeout(this.timer);
     this.current = this.queue.shift() || null;
     if (!this.current) {
-      this.el.hidden = true;
-      this.el.replaceChildren();
+      this.idle();
       this.highlight();
       return;
     }
     const e = this.current;
-    this.el.hidden = false;
+    this.el.dataset.state = "playing";
     this.el.dataset.type = e.type;
     this.el.replaceChildren(
       h(
@@ -212,9 +212,21 @@ export class Playback {
       stepCards(e) || "",
     );
     this.highlight();
-    // Steps with cards to read take longer.
+    // Steps with cards to read take longer; a long queue (a whole turn) goes faster.
     const slow = ["battle_resolved", "damage_dealt", "cards_seen", "hero_taken"].includes(e.type) ? 2 : 1;
-    this.timer = setTimeout(() => this.next(), this.paceMs() * slow);
+    const behind = this.queue.length > 6 ? 0.5 : 1;
+    this.timer = setTimeout(() => this.next(), this.paceMs() * slow * behind);
+  }
+
+  /** Nothing to play back: the panel says what it is for (a phone hides it). */
+  idle() {
+    this.el.dataset.state = "idle";
+    delete this.el.dataset.type;
+    this.el.replaceChildren(h("p", { class: "pb-idle" }, "The opponent's moves are played back here, one at a time (pace: Settings)."));
+  }
+
+  get playing() {
+    return this.current !== null;
   }
 
   skip() {
@@ -227,7 +239,7 @@ export class Playback {
     for (const el of this.root.querySelectorAll(".card.moved")) el.classList.remove("moved");
     if (!this.current) return;
     for (const name of movedCards(this.current)) {
-      for (const el of this.root.querySelectorAll(`.table .card[data-name="${CSS.escape(name)}"]`)) el.classList.add("moved");
+      for (const el of this.root.querySelectorAll(`.table .card[data-name="${CSS.escape(name)}"]:not(.face-up)`)) el.classList.add("moved");
     }
   }
 

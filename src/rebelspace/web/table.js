@@ -3,7 +3,7 @@
 
 import { buttonLabel, placeOf } from "./actions.js";
 import { renderBattle, renderLastAttack } from "./battle.js";
-import { cardBack, cardEl, copiedHeroes } from "./cards.js";
+import { cardBack, cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
 
@@ -79,7 +79,7 @@ function sideEl(view, side, { me, label, ui }) {
   // The opponent's hand as face-down cards, in the header line to keep the side one row high.
   const handInfo = side.hand
     ? null
-    : h("span", { class: "opp-hand", "aria-label": `${side.hand_size} cards in hand` }, Array.from({ length: Math.min(side.hand_size, 12) }, () => cardBack()));
+    : h("span", { class: "opp-hand", role: "img", "aria-label": `${side.hand_size} cards in hand` }, Array.from({ length: Math.min(side.hand_size, 12) }, () => cardBack()));
   return h(
     "section",
     { class: ["player", me ? "me" : "opponent", `side-${side.player}`], "data-player": side.player, "aria-label": label },
@@ -90,6 +90,15 @@ function sideEl(view, side, { me, label, ui }) {
       h("span", { class: "deck", title: "Cards left in the deck: at 0 this player loses" }, `Deck: ${side.deck_size}`),
       h("span", { class: "hand-size" }, `Hand: ${side.hand_size}`),
       handInfo,
+      // Cards of the opponent's hand this player has seen (Spies, searches), face up.
+      !me && view.opponent_known_hand.length
+        ? h(
+            "span",
+            { class: "known", id: "known-hand" },
+            "Known in hand: ",
+            view.opponent_known_hand.map((n) => h("span", { class: ["card", "known-card", `side-${cardInfo(n).side || "none"}`], "data-name": n, tabindex: "0" }, n)),
+          )
+        : null,
       pileButton(`${cap(side.player)} discard pile`, side.discard, ui),
       me && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
     ),
@@ -198,7 +207,7 @@ function promptEl(msg, actions, ui) {
     "section",
     { class: "prompt mine", id: "prompt", tabindex: "-1", "aria-live": "polite", "data-forced": forced ? (forced.auto ? "auto" : "confirm") : null },
     h("h2", {}, p.title),
-    h("p", { class: "detail" }, p.detail),
+    h("p", { class: "detail", tabindex: "0" }, p.detail),
     forced && forced.auto ? h("p", { class: "forced" }, `Your only choice: "${buttonLabel(forced.action)}". It is made for you in a moment (Settings: confirm it yourself).`) : null,
     ui.selectedGroup !== null ? h("p", { class: "selection" }, `Group ${ui.selectedGroup} selected: only its choices glow. `, h("button", { type: "button", onclick: () => ui.selectGroup(null) }, "Clear selection")) : null,
     h(
@@ -232,7 +241,8 @@ function logEl(msg) {
   const paired = events.length === view.log.length;
   return h(
     "section",
-    { class: "log", "aria-label": "Game log" },
+    // Focusable: the log scrolls, and a keyboard must be able to scroll it.
+    { class: "log", "aria-label": "Game log", tabindex: "0" },
     h("h3", {}, "Game log"),
     h("ol", { id: "log" }, view.log.map((line, i) => h("li", { class: paired && events[i].type === "turn_started" ? "turn" : "" }, line))),
   );
@@ -308,7 +318,6 @@ export function renderTable(root, msg, actions, memory, ui) {
     "aside",
     { class: "sidebar", id: "sidebar", "aria-label": "Log, all choices and help" },
     h("button", { type: "button", class: "side-close", onclick: () => ui.toggleSide() }, "Close"),
-    view.opponent_known_hand.length ? h("p", { class: "known" }, `Known cards in the opponent's hand: ${view.opponent_known_hand.join(", ")}`) : null,
     allActionsEl(actions, ui),
     logEl(msg),
     settingsEl(ui),
