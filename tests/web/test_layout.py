@@ -93,6 +93,13 @@ def test_hand_prompt_and_buttons_stay_on_one_screen_for_a_whole_game(
     verdict = page.inner_text("#winner")
     assert "You win." in verdict or "You lose." in verdict, verdict
     page.screenshot(path=str(artifacts / f"layout-{size[0]}x{size[1]}-over.png"))
+    if size[0] < 700:
+        # On a phone the log, all choices and help open over the table, and close again.
+        assert not page.locator("#log").is_visible()
+        page.click("#side-toggle")
+        assert page.locator("#log").is_visible()
+        page.click("#sidebar .side-close")
+        assert not page.locator("#log").is_visible()
     # Every kind of decision of a whole game was seen and checked.
     assert {"draw", "form groups", "deploy", "end"} <= seen, seen
     assert errors == []

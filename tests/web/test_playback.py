@@ -10,6 +10,14 @@ from web_clicker import Clicker
 from web_harness import Server, settings_script
 
 SHOWING = "() => document.getElementById('playback').dataset.state === 'playing'"
+# The step on screen, read in one go, when it highlights a card on the table (else null).
+READ_STEP = """() => {
+  const moved = [...document.querySelectorAll('.table .card.moved')].map((c) => c.dataset.name);
+  if (!moved.length) return null;
+  return {line: document.querySelector('#playback .pb-line').textContent,
+          type: document.getElementById('playback').dataset.type, moved,
+          faces: [...document.querySelectorAll('#playback .card')].map((c) => c.dataset.name)};
+}"""
 
 
 def game_page(browser: Any, server: Server, errors: list[str], playback_ms: int) -> Any:
@@ -35,24 +43,19 @@ def test_the_opponents_move_is_played_back_with_its_card_highlighted(
     player = Clicker(page)
     player.act()  # the Rebel's first draw: the player's own move, not played back
     assert page.evaluate(SHOWING) is False
-    for _ in range(600):
-        if page.locator(".table .card.moved").count():
+    step = None
+    for _ in range(3000):
+        step = page.evaluate(READ_STEP)
+        if step is not None:
             break
-        if player.is_mine():
+        # A click on the table ends a playback (the player has seen enough): wait for it.
+        if player.is_mine() and not page.evaluate(SHOWING):
             player.act()
         else:
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(50)
     else:
         raise AssertionError("no move of the computer was played back with a highlighted card")
     # The highlighted card is the one the step names, shown face up in the playback too.
-    step = page.evaluate(
-        """() => ({line: document.querySelector('#playback .pb-line').textContent,
-                   type: document.getElementById('playback').dataset.type,
-                   moved: [...document.querySelectorAll('.table .card.moved')]
-                          .map((c) => c.dataset.name),
-                   faces: [...document.querySelectorAll('#playback .card')]
-                          .map((c) => c.dataset.name)})"""
-    )
     assert step["moved"], step
     assert any(name in step["line"] for name in step["moved"]), step
     assert set(step["moved"]) & set(step["faces"]), step

@@ -34,6 +34,21 @@ export function loadSettings() {
   return settings;
 }
 
+/**
+ * Where the focused element is, told so that the same control is found after a redraw: its
+ * action, its battle group, its card (the how-manieth of that name at that place), or its id.
+ */
+function focusSelector(root, el) {
+  const q = (s) => CSS.escape(s);
+  let selector = null;
+  if (el.dataset.actionId !== undefined) selector = `[data-action-id="${q(el.dataset.actionId)}"]`;
+  else if (el.matches("section.group[data-group]")) selector = `section.group[data-group="${q(el.dataset.group)}"]`;
+  else if (el.matches(".card[data-place][data-name]")) selector = `.card[data-place="${q(el.dataset.place)}"][data-name="${q(el.dataset.name)}"]`;
+  else if (el.id) selector = `#${q(el.id)}`;
+  if (!selector) return null;
+  return { selector, index: Math.max(0, [...root.querySelectorAll(selector)].indexOf(el)) };
+}
+
 export class GameController {
   constructor(root, gameId, tokens, stored) {
     this.root = root;
@@ -56,6 +71,7 @@ export class GameController {
     this.sideOpen = false;
     this.forcedTimer = null;
     this.focusedVersion = null; // the version whose decision got the focus (see render)
+    this.shownVersion = null; // the version of the state drawn last
     this.playback = new Playback(root, () => this.settings.playbackMs);
     this.ui = this.makeUi();
   }
@@ -188,12 +204,14 @@ export class GameController {
     this.ui.selectableGroups = selectable;
     this.ui.selectedGroup = this.selectedGroup;
     const active = document.activeElement;
-    const focusId = active && active.dataset ? active.dataset.actionId : null;
     const hadFocus = active && active !== document.body && this.root.contains(active);
+    const focusAt = hadFocus ? focusSelector(this.root, active) : null;
+    const sameState = this.shownVersion === msg.version;
+    this.shownVersion = msg.version;
     renderTable(this.root, msg, actions, this.memory, this.ui);
     this.playback.highlight();
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
-    this.placeFocus(msg, actions, focusId, hadFocus);
+    this.placeFocus(msg, actions, focusAt, hadFocus, sameState);
     this.armForced(msg, actions);
   }
 
@@ -201,9 +219,13 @@ export class GameController {
    * Keyboard play: the same choice keeps the focus across a redraw; a new decision (or the
    * end) takes it, so the next Tab starts at the prompt and not at the top of the page.
    */
-  placeFocus(msg, actions, focusId, hadFocus) {
-    const again = focusId ? this.root.querySelector(`[data-action-id="${focusId}"]`) : null;
-    if (again) {
+  placeFocus(msg, actions, focusAt, hadFocus, sameState) {
+    const again = focusAt ? this.root.querySelectorAll(focusAt.selector)[focusAt.index] : null;
+    // The same control keeps the focus when the state is the same, or when it is still a
+    // choice of the new decision (adding unit after unit to a group); else the prompt takes it.
+    // (Action ids are numbered afresh for each decision: an id names nothing across two.)
+    const stillChoice = again && again.dataset.actionId === undefined && again.classList.contains("clickable");
+    if (again && (sameState || stillChoice)) {
       again.focus({ preventScroll: true });
       return;
     }
@@ -296,7 +318,7 @@ export class GameController {
         this.selectedGroup = this.selectedGroup === n ? null : n;
         this.render();
       },
-      send: (id) => this.send(id),
+      send: (id) => this.act(id),
       undo: () => this.undo(),
       showPile: (title, names) => showPile(title, names),
       extraStatus: () => this.extraStatus(),
@@ -321,6 +343,12 @@ export class GameController {
     return ui;
   }
 
+  /** The player acts: what is still to play back is older than what they acted on. */
+  act(actionId) {
+    this.playback.skip();
+    this.send(actionId);
+  }
+
   onCardClick(e) {
     const el = e.target.closest(".card.clickable");
     if (!el || !this.root.contains(el)) return;
@@ -328,13 +356,13 @@ export class GameController {
     const group = el.dataset.group ? Number(el.dataset.group) : null;
     const copy = el.dataset.copy ? Number(el.dataset.copy) : null;
     const found = this.matching(el.dataset.place, el.dataset.name, group, copy);
-    if (found.length === 1) this.send(found[0].id);
+    if (found.length === 1) this.act(found[0].id);
     else if (found.length > 1) {
       const value = (n) => {
         const g = this.msg.view.battle && this.msg.view.battle.groups.find((x) => x.number === n);
         return g ? ` (${g.kind}, value ${groupValues(g).attack})` : "";
       };
-      openMenu(el, found.map((a) => ({ id: a.id, label: menuLabel(a, value) })), (id) => this.send(id));
+      openMenu(el, found.map((a) => ({ id: a.id, label: menuLabel(a, value) })), (id) => this.act(id));
     }
   }
 

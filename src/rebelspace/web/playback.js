@@ -35,6 +35,9 @@ const OWN_MOVES = new Set([
   "hand_limit_discard",
 ]);
 
+/** At most this many steps wait: a playback shows what led to the decision on screen. */
+const MAX_QUEUE = 12;
+
 /** Events not worth a step of their own. */
 const QUIET = new Set(["starting_hand", "scenario_started", "no_attacker"]);
 
@@ -183,10 +186,14 @@ export class Playback {
     const fresh = this.lastSeq === null || undone ? [] : events.filter((e) => e.seq > this.lastSeq);
     this.lastPlies = msg.plies;
     if (this.lastSeq === null || undone || top > this.lastSeq) this.lastSeq = top;
+    // After an undo the moves queued may be gone from the game.
+    if (undone) this.skip();
     if (!enabled || this.paceMs() <= 0) return;
     const steps = stepsFor(fresh, seat);
     if (!steps.length) return;
+    // Never far behind the game: the oldest steps go when too many wait.
     this.queue.push(...steps);
+    if (this.queue.length > MAX_QUEUE) this.queue.splice(0, this.queue.length - MAX_QUEUE);
     if (!this.current) this.next();
   }
 
