@@ -17,13 +17,23 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rebelspace import __version__
+from rebelspace.cliargs import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    add_cards_arg,
+    add_game_args,
+    cards_from,
+    fail,
+    positive_float,
+    positive_int,
+    rules_from,
+)
 from rebelspace.engine import (
     PLAYER_NAMES,
     CardDataError,
-    CardDB,
     RebelSpaceError,
     RecordError,
-    RulesOptions,
     ScenarioError,
     load_cards,
     load_record,
@@ -37,9 +47,6 @@ from rebelspace.extras import MissingExtraError, extra_of, hint
 
 if TYPE_CHECKING:
     from rebelspace.terminal import Stop, TerminalGame
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
 
 Handler = Callable[[argparse.Namespace], int]
 Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
@@ -69,64 +76,9 @@ def _cmd_decks(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# --- shared arguments -------------------------------------------------------------------------
+# --- shared arguments (rebelspace.cliargs) ----------------------------------------------------
 
 SIDES = ("rebel", "imperial")
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-    return value
-
-
-def _add_cards_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--cards", metavar="FILE", help="card file (default: the packaged lists)")
-
-
-def _add_game_args(p: argparse.ArgumentParser) -> None:
-    """``--cards FILE`` and repeatable ``--rule NAME=VALUE`` (RulesOptions fields)."""
-    _add_cards_arg(p)
-    p.add_argument(
-        "--rule",
-        metavar="NAME=VALUE",
-        action="append",
-        default=[],
-        help="a rules option, e.g. tie=defender or hand_limit=10 (repeatable); "
-        f"options: {', '.join(RulesOptions().to_dict())}",
-    )
-
-
-def _cards(args: argparse.Namespace) -> CardDB | None:
-    """The ``--cards`` file loaded, or None for the packaged lists. Raises CardDataError."""
-    return load_cards(args.cards) if args.cards is not None else None
-
-
-def _rules(args: argparse.Namespace) -> RulesOptions:
-    """The defaults with each ``--rule`` applied in order. Raises OptionsError."""
-    options = RulesOptions()
-    for setting in args.rule:
-        options = options.with_setting(setting)
-    return options
-
-
-def _fail(command: str, message: object) -> int:
-    print(f"rebelspace {command}: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
 
 
 def _print_json(data: Any) -> None:
@@ -136,7 +88,6 @@ def _print_json(data: Any) -> None:
 # --- play --------------------------------------------------------------------------------------
 
 DEFAULT_SAVE = "rebelspace-game.json"
-EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C (128 + SIGINT)
 
 
 def _level(text: str) -> str:
@@ -178,7 +129,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"
     )
-    _add_game_args(p)
+    add_game_args(p)
     p.add_argument(
         "--save",
         metavar="RECORD.json",
@@ -207,15 +158,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if save is not None:
         folder = os.path.dirname(os.path.abspath(save))
         if not os.path.isdir(folder):  # say so now, not after a whole game
-            return _fail("play", f"--save {save}: folder {folder} does not exist")
+            return fail("play", f"--save {save}: folder {folder} does not exist")
     if args.resume is not None:
         try:
             record = load_record(args.resume)
             done = replay(record, source=args.resume)
         except RecordError as exc:
-            return _fail("play", exc)
+            return fail("play", exc)
         if done.is_over:
-            return _fail("play", f"{args.resume}: this game is over (see `replay`)")
+            return fail("play", f"{args.resume}: this game is over (see `replay`)")
         assert done.history is not None
         found = record.get("meta")  # written by `play` (absent in older records)
         meta: dict[str, Any] = found if isinstance(found, dict) else {}
@@ -227,9 +178,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game, plies = rebuild(done.seed, done.options, done.cards, done.history)
     else:
         try:
-            cards, options = _cards(args), _rules(args)
+            cards, options = cards_from(args), rules_from(args)
         except RebelSpaceError as exc:
-            return _fail("play", exc)
+            return fail("play", exc)
         # A fresh seed comes from the OS, not the clock: the game itself stays seeded
         # (docs/architecture.md, style point 8).
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -252,7 +203,7 @@ def _save_played(terminal: TerminalGame, stop: Stop, save: str | None) -> int:
     try:
         save_record(terminal.game, path, meta=terminal.meta())
     except RecordError as exc:
-        return _fail("play", exc)
+        return fail("play", exc)
     if stop == Stop.FINISHED:
         print(f"Game record saved to {path}")
         return EXIT_OK
@@ -273,7 +224,7 @@ def _add_card(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "the rulings to read). NAME is the name or its start, case ignored.",
     )
     p.add_argument("name", nargs="+", metavar="NAME", help="the card's name or its start")
-    _add_cards_arg(p)
+    add_cards_arg(p)
     p.set_defaults(handler=_cmd_card)
 
 
@@ -283,11 +234,11 @@ def _cmd_card(args: argparse.Namespace) -> int:
     try:
         db = load_cards(args.cards)
     except CardDataError as exc:
-        return _fail("card", exc)
+        return fail("card", exc)
     query = " ".join(args.name)
     lines = lookup_lines(db, query)
     if len(find_cards(db, query)) != 1:
-        return _fail("card", lines[0])
+        return fail("card", lines[0])
     print("\n".join(lines))
     return EXIT_OK
 
@@ -302,14 +253,14 @@ def _add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
         description="Play random-vs-random games. Game i is seeded SEED+i and its two agents "
         "get seeds derived from that, so the same arguments give the same wins and turns.",
     )
-    p.add_argument("--games", type=_positive_int, default=100, help="games (default 100)")
+    p.add_argument("--games", type=positive_int, default=100, help="games (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument(
         "--json",
         action="store_true",
         help='print {"games", "wins": {"rebel", "imperial"}, "mean_turns", "games_per_second"}',
     )
-    _add_game_args(p)
+    add_game_args(p)
     p.set_defaults(handler=_cmd_simulate)
 
 
@@ -317,9 +268,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from rebelspace.sim import simulate
 
     try:
-        cards, options = _cards(args), _rules(args)
+        cards, options = cards_from(args), rules_from(args)
     except RebelSpaceError as exc:
-        return _fail("simulate", exc)
+        return fail("simulate", exc)
     result = simulate(args.games, args.seed, options=options, cards=cards)
     if args.json:
         _print_json(result.to_dict())
@@ -351,16 +302,16 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument(
-        "--games", type=_positive_int, help="play exactly this many games (default: time-boxed)"
+        "--games", type=positive_int, help="play exactly this many games (default: time-boxed)"
     )
     p.add_argument(
         "--seconds",
-        type=_positive_float,
+        type=positive_float,
         default=BENCH_SECONDS,
         help=f"time box for playing games when --games is not given (default {BENCH_SECONDS:g})",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    _add_game_args(p)
+    add_game_args(p)
     p.add_argument(
         "--engine-only",
         action="store_true",
@@ -374,9 +325,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from rebelspace.sim import bench, bench_env, bench_ismcts
 
     try:
-        cards, options = _cards(args), _rules(args)
+        cards, options = cards_from(args), rules_from(args)
     except RebelSpaceError as exc:
-        return _fail("bench", exc)
+        return fail("bench", exc)
     result = bench(
         games=args.games, seconds=args.seconds, seed=args.seed, options=options, cards=cards
     )
@@ -426,7 +377,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         record = load_record(args.record)
         game = replay(record, source=args.record)
     except RecordError as exc:
-        return _fail("replay", exc)
+        return fail("replay", exc)
     if args.open:
         from rebelspace.server.local import serve_replay
 
@@ -477,7 +428,7 @@ def _add_scenario(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
     )
     p.add_argument("file", metavar="FILE", help="the scenario's JSON file")
     p.add_argument("--json", action="store_true", help="print the position as JSON")
-    _add_cards_arg(p)
+    add_cards_arg(p)
     p.set_defaults(handler=_cmd_scenario)
 
 
@@ -485,9 +436,9 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
     from rebelspace.tui import position_dict, position_lines
 
     try:
-        game = load_scenario_file(args.file, cards=_cards(args))
+        game = load_scenario_file(args.file, cards=cards_from(args))
     except (ScenarioError, CardDataError) as exc:
-        return _fail("scenario", exc)
+        return fail("scenario", exc)
     if args.json:
         _print_json(position_dict(game))
     else:
@@ -509,11 +460,11 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "ISMCTS bot) and policy:PATH (a trained masked policy).",
     )
     p.add_argument("--agents", required=True, help="comma-separated agent names")
-    p.add_argument("--games", type=_positive_int, default=20, help="games per pair (default 20)")
+    p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument("--workers", type=_positive_int, help="processes (default: every core)")
+    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
-    _add_game_args(p)
+    add_game_args(p)
     p.set_defaults(handler=_cmd_arena)
 
 
@@ -524,14 +475,14 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     try:
-        cards, options = _cards(args), _rules(args)
+        cards, options = cards_from(args), rules_from(args)
         ctx = context_for(cards, options)
         for spec in agents:
             make_agent(spec, ctx, 0)  # reject a bad name before any game starts
     except RebelSpaceError as exc:
-        return _fail("arena", exc)
+        return fail("arena", exc)
     if len(agents) < 2 or len(set(agents)) != len(agents):
-        return _fail("arena", "--agents needs at least two different agents")
+        return fail("arena", "--agents needs at least two different agents")
     todo = tasks(agents, args.games, args.seed)
     results = list(run_tasks(todo, workers=args.workers, cards=cards, options=options))
     summary = summarize(agents, results)

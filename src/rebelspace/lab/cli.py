@@ -1,9 +1,10 @@
 """The balance lab's commands: balance, report, ablate, compare, sweep, suggest, bench-lab.
 
-Registered in ``rebelspace.cli``; each ``add_*`` declares a parser and its handler, which
-returns an exit status (0 success, 2 bad input) and prints bad input to stderr. The lab is the
-``lab`` extra (plots, progress bars): every handler checks for it first, and for the ``ray``
-extra when asked for ``--ray``, and otherwise raises the one-line hint (``rebelspace.extras``).
+Registered in ``rebelspace.cli``, with the shared arguments of ``rebelspace.cliargs``; each
+``add_*`` declares a parser and its handler, which returns an exit status (0 success, 2 bad
+input) and prints bad input to stderr. The lab is the ``lab`` extra (plots, progress bars):
+every handler checks for it first, and for the ``ray`` extra when asked for ``--ray``, and
+otherwise raises the one-line hint (``rebelspace.extras``).
 """
 
 from __future__ import annotations
@@ -20,9 +21,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-# The main command's conventions: exit codes, "rebelspace CMD: message" on stderr.
-from rebelspace.cli import EXIT_INTERRUPTED, EXIT_OK, _add_game_args, _cards, _fail
-from rebelspace.cli import _positive_int as _positive
+# The conventions every subcommand shares: exit codes, "rebelspace CMD: message" on stderr.
+from rebelspace.cliargs import (
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    add_game_args,
+    cards_from,
+    fail,
+    positive_int,
+)
 from rebelspace.engine import RebelSpaceError
 from rebelspace.extras import require
 
@@ -78,7 +85,7 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
 
 def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     """What defines a run: agents, seed, card changes, rules; and where it runs."""
-    p.add_argument("--games", type=_positive, default=games, help=f"games (default {games})")
+    p.add_argument("--games", type=positive_int, default=games, help=f"games (default {games})")
     p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
     p.add_argument("--vs", help="a second agent: each plays each side in half the games")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
@@ -87,7 +94,7 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
         default="",
         help="a short name for this variant, shown by runs, report, compare and plots",
     )
-    _add_game_args(p)  # --cards FILE, --rule NAME=VALUE
+    add_game_args(p)  # --cards FILE, --rule NAME=VALUE
     p.add_argument(
         "--set",
         action="append",
@@ -102,7 +109,7 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
 
 def _where_args(p: argparse.ArgumentParser) -> None:
     """Where the games run: local processes or Ray."""
-    p.add_argument("--workers", type=_positive, help="processes (default: every core)")
+    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
     p.add_argument(
         "--ray",
         nargs="?",
@@ -122,7 +129,7 @@ def _settings(args: argparse.Namespace, kind: str = "balance") -> Any:
         args.seed,
         sets=args.set,
         rules=args.rule,
-        cards=_cards(args),
+        cards=cards_from(args),
         kind=kind,
         name=args.label,
     )
@@ -167,7 +174,7 @@ def add_balance(sub: Any) -> None:
     )
     p.add_argument(
         "--budget",
-        type=_positive,
+        type=positive_int,
         default=10,
         metavar="MINUTES",
         help="with --ladder: the time the whole ladder may take here (default 10)",
@@ -189,7 +196,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         with Store(args.db) as store:
             result = run_balance(settings, args.games, store, **_exec(args))
     except RebelSpaceError as e:
-        return _fail("balance", e)
+        return fail("balance", e)
     d = result.to_dict()
     if args.json:
         print(json.dumps(d))
@@ -232,7 +239,7 @@ def _ladder(args: argparse.Namespace) -> int:
         with Store(args.db) as store:
             out = run_ladder(store, plans, args.seed, runner(store, **_exec(args)), args.label)
     except RebelSpaceError as e:
-        return _fail("balance", e)
+        return fail("balance", e)
     folder = Path(args.out)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "ladder.json").write_text(json.dumps(out, indent=2) + "\n")
@@ -274,7 +281,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             run = store.run(args.run)
             summary = write_report(store, run, Path(args.out))
     except (RebelSpaceError, ValueError, OSError) as e:
-        return _fail("report", e)
+        return fail("report", e)
     if args.json:
         print(json.dumps(summary))
     else:
@@ -308,7 +315,7 @@ def add_ablate(sub: Any) -> None:
     p.add_argument(
         "--run", help="base run id or prefix (default: the balance run last played or extended)"
     )
-    p.add_argument("--games", type=_positive, help="games per card (default: the base run's)")
+    p.add_argument("--games", type=positive_int, help="games per card (default: the base run's)")
     p.add_argument(
         "--remove",
         action="store_true",
@@ -343,7 +350,7 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             for r in out:
                 r.update(rarity(r["card"], played_in[r["card"]], games))
     except RebelSpaceError as e:
-        return _fail("ablate", e)
+        return fail("ablate", e)
     tested = [r for r in out if not r["rarely_played"]]
     for r, p in zip(tested, holm([r["p_value"] for r in tested]), strict=True):
         r["p_uncorrected"], r["p_holm"], r["tests"] = r["p_value"], round(p, 4), len(tested)
@@ -396,7 +403,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         with Store(_existing(args.db)) as store:
             out = compare(store, store.run(args.a, kind=None), store.run(args.b, kind=None))
     except RebelSpaceError as e:
-        return _fail("compare", e)
+        return fail("compare", e)
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -449,7 +456,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 base, args.card, args.field, values, args.games, runner(store, **_exec(args))
             )
     except RebelSpaceError as e:
-        return _fail("sweep", e)
+        return fail("sweep", e)
     if args.out:
         folder = Path(args.out)
         folder.mkdir(parents=True, exist_ok=True)
@@ -488,9 +495,9 @@ def add_suggest(sub: Any) -> None:
     )
     _run_args(p, 100)
     p.add_argument(
-        "--confirm", type=_positive, default=1000, help="games for the finalists (default 1000)"
+        "--confirm", type=positive_int, default=1000, help="games for the finalists (default 1000)"
     )
-    p.add_argument("--top", type=_positive, default=5, help="finalists (default 5)")
+    p.add_argument("--top", type=positive_int, default=5, help="finalists (default 5)")
     p.add_argument("--yes", action="store_true", help="start without asking about the cost")
     p.set_defaults(handler=cmd_suggest)
 
@@ -527,7 +534,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                 progress=_bar,
             )
     except RebelSpaceError as e:
-        return _fail("suggest", e)
+        return fail("suggest", e)
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -611,7 +618,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
                     }
                 )
     except RebelSpaceError as e:
-        return _fail("runs", e)
+        return fail("runs", e)
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
@@ -660,7 +667,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             run = store.run(args.run, kind=None if args.run else "balance")
             files = export_csv(store, run, Path(args.csv))
     except (RebelSpaceError, ValueError, OSError) as e:
-        return _fail("export", e)
+        return fail("export", e)
     print(
         f"run {run.run_id} ({run.label}) written to {args.csv}: {', '.join(f.name for f in files)}"
     )
@@ -677,10 +684,10 @@ def add_bench_lab(sub: Any) -> None:
         description="Measure the balance lab: games per second with 1 worker and with "
         "--workers workers, and the share of the time spent writing to the database, as JSON.",
     )
-    p.add_argument("--games", type=_positive, default=2000, help="games per measurement")
+    p.add_argument("--games", type=positive_int, default=2000, help="games per measurement")
     p.add_argument("--agents", default="heuristic", help="agent on both sides (default heuristic)")
     p.add_argument(
-        "--workers", type=_positive, default=2, help="processes of the parallel measurement"
+        "--workers", type=positive_int, default=2, help="processes of the parallel measurement"
     )
     p.set_defaults(handler=cmd_bench_lab)
 
@@ -693,7 +700,7 @@ def cmd_bench_lab(args: argparse.Namespace) -> int:
     try:
         settings = RunSettings.build((args.agents, args.agents), 0)
     except RebelSpaceError as e:
-        return _fail("bench-lab", e)
+        return fail("bench-lab", e)
     out: dict[str, Any] = {"games": args.games, "agents": args.agents}
     with tempfile.TemporaryDirectory() as tmp:
         for workers in sorted({1, args.workers}):

@@ -1,0 +1,78 @@
+"""What every ``rebelspace`` subcommand shares: exit codes, argument types, the ``--cards`` and
+``--rule`` arguments, and the one-line error on stderr.
+
+The main command (``rebelspace.cli``), the balance lab's commands (``rebelspace.lab.cli``) and
+the server's (``rebelspace.server.serve``) all import from here, so none of them imports
+another to borrow its conventions (issue 14: the cycle cli -> lab.cli -> cli is gone). This
+module imports only the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rebelspace.engine import CardDB, RulesOptions, load_cards
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by Ctrl-C (128 + SIGINT)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return value
+
+
+def add_cards_arg(p: argparse.ArgumentParser) -> None:
+    """``--cards FILE``: read with ``cards_from``."""
+    p.add_argument("--cards", metavar="FILE", help="card file (default: the packaged lists)")
+
+
+def add_game_args(p: argparse.ArgumentParser) -> None:
+    """``--cards FILE`` and repeatable ``--rule NAME=VALUE`` (RulesOptions fields)."""
+    add_cards_arg(p)
+    p.add_argument(
+        "--rule",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="a rules option, e.g. tie=defender or hand_limit=10 (repeatable); "
+        f"options: {', '.join(RulesOptions().to_dict())}",
+    )
+
+
+def cards_from(args: argparse.Namespace) -> CardDB | None:
+    """The ``--cards`` file loaded, or None for the packaged lists. Raises CardDataError."""
+    return load_cards(args.cards) if args.cards is not None else None
+
+
+def rules_from(args: argparse.Namespace) -> RulesOptions:
+    """The defaults with each ``--rule`` applied in order. Raises OptionsError."""
+    options = RulesOptions()
+    for setting in args.rule:
+        options = options.with_setting(setting)
+    return options
+
+
+def fail(command: str, message: object) -> int:
+    """Print ``rebelspace COMMAND: message`` on stderr; returns ``EXIT_BAD_INPUT``."""
+    print(f"rebelspace {command}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
