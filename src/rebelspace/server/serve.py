@@ -11,7 +11,10 @@ import argparse
 import os
 import sys
 
-from rebelspace.cli import _add_game_args, _cards, _fail, _rules
+from rebelspace.cliargs import add_game_args as _add_game_args
+from rebelspace.cliargs import cards_from as _cards
+from rebelspace.cliargs import fail as _fail
+from rebelspace.cliargs import rules_from as _rules
 from rebelspace.extras import require
 
 from .games import CLAIM_AFTER
