@@ -440,7 +440,7 @@ class Store:
                 "SELECT g.id, 1, g.mode, g.created, g.active, g.winner, g.reason, g.agent,"
                 " g.computer_seat, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
                 f" FROM games g WHERE g.token1 IN ({marks})"
-                " ORDER BY 5 DESC",
+                " ORDER BY 5 DESC, 4 DESC, 1",
                 (*hashes, *hashes),
             ).fetchall()
         return [MyGame(*row) for row in rows]
