@@ -22,7 +22,7 @@ from rebelspace.arena import (
     tasks,
     wilson,
 )
-from rebelspace.sim import derive_seed
+from rebelspace.seeds import derive_seed
 
 Z95 = 1.959964
 

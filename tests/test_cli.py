@@ -23,7 +23,8 @@ from rebelspace.engine import (
     replay,
     save_record,
 )
-from rebelspace.sim import agent_seeds, derive_seed, simulate
+from rebelspace.seeds import derive_seed
+from rebelspace.sim import agent_seeds, simulate
 from rebelspace.terminal import PROMPT, Opponent, Stop, make_console, play_game, resolve_choice
 from rebelspace.tui import battle_lines
 

@@ -17,8 +17,9 @@ from multiprocessing import get_context
 from typing import Any
 
 from rebelspace.agents.registry import make_agent
-from rebelspace.engine import REBEL, CardDB, RulesOptions, context_for, new_game
-from rebelspace.sim import derive_seed, play_out
+from rebelspace.engine import IMPERIAL, REBEL, CardDB, RulesOptions, context_for, new_game
+from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+from rebelspace.sim import play_out
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,7 @@ def tasks(agents: Sequence[str], games: int, seed: int) -> list[Task]:
     out = []
     for a, b in combinations(agents, 2):
         for i in range((games + 1) // 2):
-            game_seed = derive_seed(seed, i)
+            game_seed = derive_seed(seed, DEAL + i)
             out.append(Task(a, b, game_seed, True))
             if 2 * i + 1 < games:
                 out.append(Task(a, b, game_seed, False))
@@ -112,8 +113,8 @@ def play_task(
     game = new_game(task.game_seed, options=ctx.options, cards=ctx.cards, log=False)
     rebel, imperial = (task.a, task.b) if task.a_is_rebel else (task.b, task.a)
     agents = [
-        make_agent(rebel, ctx, derive_seed(task.game_seed, 10)),
-        make_agent(imperial, ctx, derive_seed(task.game_seed, 11)),
+        make_agent(rebel, ctx, derive_seed(task.game_seed, MATCH_AGENT + REBEL)),
+        make_agent(imperial, ctx, derive_seed(task.game_seed, MATCH_AGENT + IMPERIAL)),
     ]
     decisions = play_out(game, agents)
     assert game.outcome is not None

@@ -34,6 +34,7 @@ from rebelspace.engine import (
     CardDataError,
     RebelSpaceError,
     RecordError,
+    RulesOptions,
     ScenarioError,
     load_cards,
     load_record,
@@ -151,7 +152,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from rebelspace.sim import derive_seed
+    from rebelspace.seeds import TERMINAL_OPPONENT, derive_seed
     from rebelspace.terminal import Opponent, TerminalGame, ctrl_c_ignored, rebuild
 
     save = args.save if args.save is not None else args.resume
@@ -173,7 +174,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         side = meta["side"] if meta.get("side") in SIDES else args.side
         person = SIDES.index(side)
         opponent = Opponent.from_meta(meta.get("computer")) or Opponent(
-            args.opponent, args.level, derive_seed(done.seed, 2 + person)
+            args.opponent, args.level, derive_seed(done.seed, TERMINAL_OPPONENT + person)
         )
         game, plies = rebuild(done.seed, done.options, done.cards, done.history)
     else:
@@ -187,7 +188,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game, plies = new_game(seed, options=options, cards=cards), []
         person = SIDES.index(args.side)
         # The computer's seeds derive from the game's, so --seed S replays the same opponent.
-        opponent = Opponent(args.opponent, args.level, derive_seed(seed, 2 + person))
+        opponent = Opponent(
+            args.opponent, args.level, derive_seed(seed, TERMINAL_OPPONENT + person)
+        )
     terminal = TerminalGame(game, person, opponent, plies=plies, confirm_forced=args.confirm_forced)
     stop = terminal.play(resumed=args.resume is not None)
     with ctrl_c_ignored():
@@ -322,7 +325,7 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from rebelspace.sim import bench, bench_env, bench_ismcts
+    from rebelspace.sim import bench, bench_ismcts
 
     try:
         cards, options = cards_from(args), rules_from(args)
@@ -334,7 +337,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if not args.engine_only:
         result.update(bench_ismcts(seed=args.seed))
         # Only with the rl extra: PettingZoo/Gymnasium env steps per second (rebelspace.env).
-        result.update(bench_env(games=args.games, seed=args.seed, options=options))
+        result.update(_bench_env(games=args.games, seed=args.seed, options=options))
     if args.json:
         print(json.dumps(result))
     else:
@@ -342,6 +345,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         for key, value in result.items():
             print(f"{key:<{width}}  {value}")
     return EXIT_OK
+
+
+def _bench_env(*, games: int | None, seed: int, options: RulesOptions) -> dict[str, Any]:
+    """``env_steps_per_second`` of the AI research environments (random play, one core), or
+    nothing when the optional ``rl`` extra is not installed. See ``rebelspace.env.bench``.
+
+    Here and not in ``sim``: the simulator stays below the environments, which use it."""
+    try:
+        from rebelspace.env.bench import bench_env
+    except ImportError:
+        return {}
+    return bench_env(games=games, seed=seed, options=options)
 
 
 # --- replay ------------------------------------------------------------------------------------

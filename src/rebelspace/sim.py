@@ -17,27 +17,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from rebelspace.agents import Agent, RandomAgent
+from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import IMPERIAL, REBEL, CardDB, GameState, RulesOptions, new_game
-from rebelspace.engine.rng import GOLDEN, mix64
-
-#: A game that has not ended after this many decisions is an engine bug (a real game of random
-#: play takes a few hundred); stop it loudly rather than loop for ever.
-MAX_DECISIONS = 100_000
-
-
-def derive_seed(seed: int, stream: int) -> int:
-    """A seed for ``stream`` (0, 1, ...) of a game seeded ``seed``, unrelated to both.
-
-    One SplitMix64 output step: nearby inputs give unrelated outputs, so the agents of game
-    ``S+i`` do not replay the choices of the agents of game ``S+i+1``. Deterministic across
-    runs and platforms (no ``hash()``, which is salted per process for strings).
-    """
-    return mix64(seed * GOLDEN + (stream + 1) * 0xD1B54A32D192ED03) >> 1  # 63 bits, >= 0
+from rebelspace.seeds import (
+    BENCH_AGENT,
+    BENCH_POSITION,
+    BENCH_SAMPLE,
+    SIM_AGENT,
+    derive_seed,
+)
 
 
 def agent_seeds(game_seed: int) -> tuple[int, int]:
     """The (Rebel, Imperial) agent seeds of a simulated game: distinct derived streams."""
-    return derive_seed(game_seed, REBEL), derive_seed(game_seed, IMPERIAL)
+    return derive_seed(game_seed, SIM_AGENT + REBEL), derive_seed(game_seed, SIM_AGENT + IMPERIAL)
 
 
 def play_out(
@@ -147,7 +140,7 @@ def sample_states(
     cards: CardDB | None = None,
 ) -> list[GameState]:
     """Mid-game states (past the opening turn, not over) from ``games`` random games."""
-    rng = random.Random(derive_seed(seed, 99))
+    rng = random.Random(derive_seed(seed, BENCH_SAMPLE))
     states: list[GameState] = []
     for i in range(games):
         game = new_game(seed + i, options=options, cards=cards, log=False)
@@ -230,18 +223,6 @@ def bench(
     }
 
 
-def bench_env(
-    *, games: int | None = None, seed: int = 0, options: RulesOptions | None = None
-) -> dict[str, Any]:
-    """``env_steps_per_second`` of the AI research environments (random play, one core), or
-    nothing when the optional ``rl`` extra is not installed. See ``rebelspace.env.bench``."""
-    try:
-        from rebelspace.env.bench import bench_env as run
-    except ImportError:
-        return {}
-    return run(games=games, seed=seed, options=options)
-
-
 def bench_ismcts(
     *, positions: int = 6, iterations: int = 600, seed: int = 0, level: str = "normal"
 ) -> dict[str, Any]:
@@ -260,12 +241,12 @@ def bench_ismcts(
     done = 0
     elapsed = 0.0
     for k in range(positions):
-        game = new_game(derive_seed(seed, 100 + k), log=False)
+        game = new_game(derive_seed(seed, BENCH_POSITION + k), log=False)
         while not game.is_over and (game.turn < 12 or len(game.legal_actions()) < 3):
             game.apply(heuristic_action(game, game.legal_actions()))
         if game.is_over:
             continue
-        agent = ISMCTSAgent(game.ctx, derive_seed(seed, 200 + k), budget)
+        agent = ISMCTSAgent(game.ctx, derive_seed(seed, BENCH_AGENT + k), budget)
         view, legal = game.view(game.to_move), game.legal_actions()
         start = time.perf_counter()
         agent.act(view, legal)

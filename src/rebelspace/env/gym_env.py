@@ -42,7 +42,7 @@ from rebelspace.engine import (
     context_for,
     new_game,
 )
-from rebelspace.sim import derive_seed
+from rebelspace.seeds import GYM_OPPONENT, derive_seed
 
 from .aec import int8_mask
 from .encoding import encoder_for
@@ -102,7 +102,9 @@ class RebelSpaceEnv(gymnasium.Env):
             self.player = SIDES.index(self.side)
         self.episodes += 1
         self.game = new_game(game_seed, options=self.rules, log=self.render_mode is not None)
-        self.opponent = make_agent(self.opponent_spec, self.ctx, derive_seed(game_seed, 2))
+        self.opponent = make_agent(
+            self.opponent_spec, self.ctx, derive_seed(game_seed, GYM_OPPONENT)
+        )
         self._decide = true_state_decider(self.opponent, 1 - self.player)
         self._opponent_moves()
         return self._obs(), self._info()

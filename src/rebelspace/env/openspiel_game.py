@@ -11,8 +11,8 @@ Game type: sequential, two players, zero-sum, terminal rewards (+1/-1), imperfec
 Chance is *sampled stochastic*: the engine shuffles and draws inside the state from its seeded
 RNG, so there are no chance nodes. Each new initial state deals the next seed of a stream begun
 at the ``seed`` parameter (-1: a random stream). Actions are the engine's fixed action space
-(2,933 ids); ``max_game_length`` is the engine's safety bound ``sim.MAX_DECISIONS`` (real games
-take a few hundred decisions).
+(2,933 ids); ``max_game_length`` is the safety bound ``rebelspace.bounds.MAX_DECISIONS`` (real
+games take a few hundred decisions).
 
 Observation tensor/string: ``encoding.py``'s encoding of the player's view (R5); the string
 lists its non-zero entries by name. Information state: the same tensor; its string is the
@@ -39,6 +39,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from rebelspace.agents.registry import AgentSpecError
+from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import (
     GameContext,
     GameState,
@@ -48,7 +49,7 @@ from rebelspace.engine import (
     new_game,
 )
 from rebelspace.engine.sampling import sample_state
-from rebelspace.sim import MAX_DECISIONS, derive_seed
+from rebelspace.seeds import OPENSPIEL_GAME, derive_seed
 
 from .encoding import Encoder, encoder_for
 
@@ -255,7 +256,9 @@ class OpenSpielISMCTSAgent:
         self.iterations = iterations
         self.seed = seed
         rules = rules_text(ctx.options) if ctx is not None else ""
-        self.game = RebelSpaceGame({"seed": derive_seed(seed, 0) % 2**31, "rules": rules})
+        self.game = RebelSpaceGame(
+            {"seed": derive_seed(seed, OPENSPIEL_GAME) % 2**31, "rules": rules}
+        )
         self.bot = make_bot(self.game, iterations, seed)
         self._rng = random.Random(seed)
 

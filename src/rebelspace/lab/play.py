@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rebelspace.agents.registry import make_agent, true_state_decider
-from rebelspace.engine import GameContext, Kind, context_for, new_game
-from rebelspace.sim import MAX_DECISIONS, derive_seed
+from rebelspace.bounds import MAX_DECISIONS
+from rebelspace.engine import IMPERIAL, REBEL, GameContext, Kind, context_for, new_game
+from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
 
 from .settings import RunSettings
 
@@ -61,7 +62,7 @@ def ending_of(reason: str) -> str:
 
 
 def deal_seed(settings: RunSettings, index: int) -> int:
-    return derive_seed(settings.seed, unit_of(settings, index))
+    return derive_seed(settings.seed, DEAL + unit_of(settings, index))
 
 
 def unit_of(settings: RunSettings, index: int) -> int:
@@ -80,8 +81,10 @@ def play_game(settings: RunSettings, index: int, ctx: GameContext | None = None)
     seed = deal_seed(settings, index)
     rebel, imperial = sides(settings, index)
     policies = (
-        true_state_decider(make_agent(rebel, ctx, derive_seed(seed, 10)), 0),
-        true_state_decider(make_agent(imperial, ctx, derive_seed(seed, 11)), 1),
+        true_state_decider(make_agent(rebel, ctx, derive_seed(seed, MATCH_AGENT + REBEL)), REBEL),
+        true_state_decider(
+            make_agent(imperial, ctx, derive_seed(seed, MATCH_AGENT + IMPERIAL)), IMPERIAL
+        ),
     )
     game = new_game(seed, options=ctx.options, cards=ctx.cards, log=False, tally=True)
     first = game.to_move

@@ -102,9 +102,9 @@ class Opponent:
     def agent(self, ctx: Any, ply: int) -> Agent:
         """The computer for the decision at ``ply`` (actions applied before it)."""
         from rebelspace.agents.registry import make_agent
-        from rebelspace.sim import derive_seed
+        from rebelspace.seeds import OPPONENT_PLY, derive_seed
 
-        return make_agent(self.spec, ctx, derive_seed(self.seed, ply))
+        return make_agent(self.spec, ctx, derive_seed(self.seed, OPPONENT_PLY + ply))
 
     def to_meta(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "seed": self.seed}
