@@ -18,7 +18,7 @@ typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and f
 """
 
 from .actions import Action, ActionSpace, Kind
-from .cards import IMPERIAL, REBEL, CardDB, CardType, load_cards
+from .cards import IMPERIAL, REBEL, SIDE_NAMES, CardDB, CardType, load_cards
 from .errors import (
     ActionError,
     CardDataError,
@@ -91,6 +91,7 @@ __all__ = [
     "PLAYER_NAMES",
     "PUBLIC",
     "REBEL",
+    "SIDE_NAMES",
     "STEP_NAMES",
     "Ability",
     "Action",

@@ -59,6 +59,8 @@ __all__ = [
 
 # Side indices: used to index per-player structures throughout the engine.
 REBEL, IMPERIAL = 0, 1
+#: The sides' names in data, options, views and commands, by side index: the one definition
+#: (engine.SIDE_NAMES); FIRST_PLAYERS, the env's AGENTS and the server's SEATS are this tuple.
 SIDE_NAMES = ("rebel", "imperial")
 
 # Kinds (R2). G/S units are both ground and space units.

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from .cards import SIDE_NAMES
 from .errors import RebelSpaceError
 
 TIE_RESULTS = ("both", "attacker", "defender")
-FIRST_PLAYERS = ("rebel", "imperial")
+FIRST_PLAYERS = SIDE_NAMES  # first_player names a side
 
 
 class OptionsError(RebelSpaceError, ValueError):
