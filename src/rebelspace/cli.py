@@ -31,6 +31,7 @@ from rebelspace.cliargs import (
 )
 from rebelspace.engine import (
     PLAYER_NAMES,
+    SIDE_NAMES,
     CardDataError,
     RebelSpaceError,
     RecordError,
@@ -77,11 +78,6 @@ def _cmd_decks(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# --- shared arguments (rebelspace.cliargs) ----------------------------------------------------
-
-SIDES = ("rebel", "imperial")
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2))
 
@@ -113,7 +109,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         f"and Ctrl-C save the game (to --save, else {DEFAULT_SAVE}) and --resume FILE goes "
         "on with it. Units show ground/space/damage ratings; hand cards their cost too.",
     )
-    p.add_argument("--side", choices=SIDES, default="rebel", help="your side (default: rebel)")
+    p.add_argument("--side", choices=SIDE_NAMES, default="rebel", help="your side (default: rebel)")
     p.add_argument(
         "--opponent",
         choices=("random", "heuristic", "ismcts"),
@@ -171,8 +167,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         assert done.history is not None
         found = record.get("meta")  # written by `play` (absent in older records)
         meta: dict[str, Any] = found if isinstance(found, dict) else {}
-        side = meta["side"] if meta.get("side") in SIDES else args.side
-        person = SIDES.index(side)
+        side = meta["side"] if meta.get("side") in SIDE_NAMES else args.side
+        person = SIDE_NAMES.index(side)
         opponent = Opponent.from_meta(meta.get("computer")) or Opponent(
             args.opponent, args.level, derive_seed(done.seed, TERMINAL_OPPONENT + person)
         )
@@ -186,7 +182,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         # (docs/architecture.md, style point 8).
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         game, plies = new_game(seed, options=options, cards=cards), []
-        person = SIDES.index(args.side)
+        person = SIDE_NAMES.index(args.side)
         # The computer's seeds derive from the game's, so --seed S replays the same opponent.
         opponent = Opponent(
             args.opponent, args.level, derive_seed(seed, TERMINAL_OPPONENT + person)
@@ -371,7 +367,7 @@ def _add_replay(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "that player saw (the other side's hidden draws left out).",
     )
     p.add_argument("record", metavar="RECORD", help="the record's JSON file")
-    p.add_argument("--player", choices=SIDES, help="show the log as this player saw it")
+    p.add_argument("--player", choices=SIDE_NAMES, help="show the log as this player saw it")
     p.add_argument(
         "--json",
         action="store_true",
@@ -398,7 +394,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
         return serve_replay(record)
     outcome = game.outcome
-    player = None if args.player is None else SIDES.index(args.player)
+    player = None if args.player is None else SIDE_NAMES.index(args.player)
     log = game.log_lines(player)
     result = (
         None

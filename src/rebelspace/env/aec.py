@@ -43,12 +43,19 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from rebelspace.engine import ActionError, GameState, RulesOptions, context_for, new_game
+from rebelspace.engine import (
+    SIDE_NAMES,
+    ActionError,
+    GameState,
+    RulesOptions,
+    context_for,
+    new_game,
+)
 
 from .encoding import encoder_for
 from .incremental import IncrementalEncoder
 
-AGENTS = ("rebel", "imperial")
+AGENTS = SIDE_NAMES  # PettingZoo's agent names are the sides' (public: rebelspace.env.AGENTS)
 PLAYER_OF = {agent: p for p, agent in enumerate(AGENTS)}
 # What OrderEnforcingWrapper refuses to show before the first reset().
 _AFTER_RESET = frozenset(

@@ -36,6 +36,7 @@ from gymnasium import spaces
 from rebelspace.agents import Agent
 from rebelspace.agents.registry import Decider, make_agent, true_state_decider
 from rebelspace.engine import (
+    SIDE_NAMES,
     ActionError,
     GameState,
     RulesOptions,
@@ -48,7 +49,7 @@ from .aec import int8_mask
 from .encoding import encoder_for
 from .incremental import IncrementalEncoder
 
-SIDES = ("rebel", "imperial", "alternate")
+SIDES = (*SIDE_NAMES, "alternate")
 
 
 class RebelSpaceEnv(gymnasium.Env):
@@ -160,10 +161,10 @@ class RebelSpaceEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         game = self._game()
-        info: dict[str, Any] = {"side": ("rebel", "imperial")[self.player]}
+        info: dict[str, Any] = {"side": SIDE_NAMES[self.player]}
         info["action_mask"] = self._int8_mask().copy()
         if game.outcome is not None:
-            info["winner"] = ("rebel", "imperial")[game.outcome.winner]
+            info["winner"] = SIDE_NAMES[game.outcome.winner]
             info["reason"] = game.outcome.reason
         return info
 

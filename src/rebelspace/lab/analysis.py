@@ -6,12 +6,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rebelspace.engine import SIDE_NAMES
+
 from .play import GameRow, unit_of
 from .settings import RunSettings
 from .stats import Rate, holm, mean_ci, proportion_diff, unit_paired_diff, unit_rate
 from .store import Run, Store
-
-SIDES = ("rebel", "imperial")
 
 
 def units(settings: RunSettings, indices: Iterable[int]) -> list[list[int]]:
@@ -105,7 +105,7 @@ def side_of_cards(settings: RunSettings) -> dict[str, tuple[int, int]]:
     out = {}
     for row in settings.card_data:
         data = dict(row)
-        out[data["name"]] = (SIDES.index(data["side"]), data["count"])
+        out[data["name"]] = (SIDE_NAMES.index(data["side"]), data["count"])
     return out
 
 
@@ -225,7 +225,7 @@ def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, An
         out.append(
             {
                 "name": name,
-                "side": SIDES[side],
+                "side": SIDE_NAMES[side],
                 "copies": copies,
                 "games_played_in": len(played),
                 "plays_per_game": round(sum(r.plays.get(name, 0) for r in rows) / n, 3),

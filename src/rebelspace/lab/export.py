@@ -17,7 +17,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .analysis import SIDES, analyse
+from rebelspace.engine import SIDE_NAMES
+
+from .analysis import analyse
 from .play import unit_of
 from .store import Run, Store
 
@@ -73,9 +75,9 @@ def export_csv(store: Store, run: Run, folder: Path) -> list[Path]:
                     g.deal_seed,
                     g.rebel_agent,
                     g.imperial_agent,
-                    SIDES[g.winner],
+                    SIDE_NAMES[g.winner],
                     int(g.winner == 0),
-                    SIDES[g.first_player],
+                    SIDE_NAMES[g.first_player],
                     g.turns,
                     g.decisions,
                     g.ending,

@@ -6,6 +6,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from rebelspace.engine import SIDE_NAMES
 from rebelspace.extras import raise_missing
 
 try:
@@ -70,7 +71,7 @@ def endings(counts: dict[str, int]) -> str:
 def deck_curve(curve: Sequence[dict[str, Any]]) -> str:
     fig, ax = plt.subplots(figsize=(6, 3.2))
     turns = [c["turn"] for c in curve]
-    for side in ("rebel", "imperial"):
+    for side in SIDE_NAMES:
         ax.plot(turns, [c[side] for c in curve], label=side.title(), color=SIDE_COLOURS[side])
     ax.set_xlabel("turn")
     ax.set_ylabel("cards in deck (mean)")

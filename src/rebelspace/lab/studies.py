@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.engine import RebelSpaceError
+from rebelspace.engine import SIDE_NAMES, RebelSpaceError
 
 from .analysis import ablation, ablation_settings, rate_of, side_of_cards, units, winners_rate
 from .runner import RunResult, run_balance
@@ -48,7 +48,7 @@ def ablate(
         side, copies = sides[name]
         result = ablation(store, base, name, side, mode)
         assert result is not None
-        out.append({"card": name, "side": ("rebel", "imperial")[side], "copies": copies, **result})
+        out.append({"card": name, "side": SIDE_NAMES[side], "copies": copies, **result})
     return out
 
 

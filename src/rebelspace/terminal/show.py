@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rebelspace.engine import (
+    SIDE_NAMES,
     ActionView,
     CardDB,
     Event,
@@ -32,7 +33,7 @@ from rebelspace.tui import battle_lines
 from .cards import brief
 
 STYLES = ("bold dark_orange", "bold deep_sky_blue1")  # by player: Rebel, Imperial
-SIDE_INDEX = {"rebel": 0, "imperial": 1}
+SIDE_INDEX = {name: p for p, name in enumerate(SIDE_NAMES)}
 NOTHING = "-"
 
 
