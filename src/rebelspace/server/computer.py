@@ -22,18 +22,17 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from rebelspace.engine import PlayerView, RulesOptions, context_for
+from rebelspace.seeds import SERVER_AGENT, derive_seed
 
 from .games import cards_from_text
 
 log = logging.getLogger("rebelspace.server")
 
-# Stream numbers for derive_seed: far from the simulator's (0 and 1) and the TUI's (2, 3).
-AGENT_STREAM = 1_000_000
+# The first of the server's derive_seed streams, one per ply (the table: rebelspace.seeds).
+AGENT_STREAM = SERVER_AGENT
 
 
 def agent_seed(game_seed: int, ply: int) -> int:
-    from rebelspace.sim import derive_seed
-
     return derive_seed(game_seed, AGENT_STREAM + ply)
 
 

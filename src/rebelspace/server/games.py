@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from rebelspace.engine import (
+    SIDE_NAMES,
     CardDB,
     GameState,
     IllegalActionError,
@@ -34,7 +35,7 @@ from rebelspace.engine.cards import cards_from_data
 
 from .store import StaleVersionError, Store, StoredGame, hash_token
 
-SEATS = ("rebel", "imperial")
+SEATS = SIDE_NAMES  # a seat is named after its side (engine.SIDE_NAMES)
 MODES = ("computer", "hotseat", "online")
 REASONS = ("rules", "resign", "time", "abandoned")  # how a game ended (the state's ``result``)
 MAX_ACTION_TEXT = 200  # characters: the longest real action text is under 80
