@@ -73,3 +73,11 @@ def test_bench_streams_do_not_overlap_for_up_to_a_hundred_positions() -> None:
     agents = set(range(seeds.BENCH_AGENT, seeds.BENCH_AGENT + 100))
     assert sample.isdisjoint(positions) and positions.isdisjoint(agents)
     assert sample.isdisjoint(agents)
+
+
+def test_the_server_computer_seed_of_a_ply_is_pinned() -> None:
+    # The server's computer decides with a fresh agent per ply: a stored game replays only if
+    # this stays the value it was before the streams were named.
+    from rebelspace.server.computer import agent_seed
+
+    assert agent_seed(7, 3) == 5798288627908320491
