@@ -744,7 +744,7 @@ def hidden_variant(game: GameState, player: int, rng: random.Random) -> GameStat
     for p in (0, 1):
         rng.shuffle(other.deck[p])
     rng.shuffle(other.hand[o])
-    other._legal = None  # the internals changed under the cached legal actions: recompute
+    other.forget_legal()  # the internals changed under the cached legal actions: recompute
     assert other != game
     return other
 
@@ -766,7 +766,7 @@ def probe_views(game: GameState, rng: random.Random, card_names: set[str]) -> No
     for p in (0, 1):
         rng.shuffle(shuffled.deck[p])
         rng.shuffle(shuffled.hand[p])
-    shuffled._legal = None
+    shuffled.forget_legal()
     assert [shuffled.view(0), shuffled.view(1)] == views, "deck or hand order shows in a view"
     # 5a: the opponent's hidden cards never show in a player's view.
     for p in (0, 1):
@@ -848,7 +848,7 @@ def check_legal_actions(game: GameState) -> None:
     assert len(mask) == space.size
     assert [i for i, m in enumerate(mask) if m] == sorted(legal)
     fresh = game.clone()
-    fresh._legal = None  # the cache the rules prime when they skip steps (R34) must be right
+    fresh.forget_legal()  # the list the rules keep when they check R34 skips must be right
     assert fresh.legal_actions() == legal, "cached legal actions differ from recomputed ones"
     if game.is_over:
         assert legal == []

@@ -94,8 +94,7 @@ class _Sampler:
         s.points = v.deploy_points or 0
         s.extra_attacks = v.extra_attacks
         if v.winner is not None:
-            s.outcome = Outcome(SIDES.index(v.winner), v.end_reason or "")
-            s._legal = []
+            s.mark_over(Outcome(SIDES.index(v.winner), v.end_reason or ""))
         if v.battle is not None:
             self.battle(s)
         return s
@@ -190,5 +189,5 @@ def redeal(state: GameState, player: int, rng: random.Random) -> GameState:
     c.deck[opp] = pool[n:]
     rng.shuffle(c.deck[player])
     c.rng = seed_state(rng.getrandbits(62))
-    c._legal = None
+    c.forget_legal()
     return c

@@ -48,8 +48,8 @@ from .cards import CardDB
 from .errors import ActionError, RebelSpaceError, ScenarioError, read_json
 from .events import ScenarioStarted
 from .options import RulesOptions
-from .rules.attack import begin_attack
-from .rules.turn import begin_deploy
+from .rules.attack import fits, starts
+from .rules.flow import begin_attack, begin_deploy
 from .state import (
     BLOCK,
     DRAW,
@@ -349,8 +349,6 @@ class _Builder:
                         field + ".target",
                         f"a {kind_name} group cannot target {s.name(target)} (R16)",
                     )
-            from .rules.attack import fits, starts
-
             for members, label in ((units, "units"), (blockers, "blockers")):
                 for j, u in enumerate(members):
                     ok = starts(t, kind, u) if j == 0 else fits(t, members[:j], kind, u)

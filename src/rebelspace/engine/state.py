@@ -167,7 +167,7 @@ def new_game(
     state._init_empty(ctx, seed, log or tally)
     if tally:
         state.tally = Tally(len(ctx.cards.types))
-    rules.turn.setup(state)
+    rules.setup(state)
     if state.tally is not None and state.events is not None:
         state.tally.read(state.events)
     return state
@@ -367,9 +367,7 @@ class GameState:
         if legal is None:
             legal = rules.LEGAL[self.step](self)
         if a not in legal:
-            from .rules.explain import explain_illegal
-
-            raise IllegalActionError(explain_illegal(self, a, legal))
+            raise IllegalActionError(rules.explain_illegal(self, a, legal))
         self._legal = None
         kind, card, group, target, extra = space.decoded[a]
         if self.history is not None:
@@ -531,6 +529,24 @@ class GameState:
         )
 
     # ----------------------------------------------------------------- helpers for the rules
+
+    def offer(self, step: int, player: int, legal: list[int]) -> None:
+        """Wait for ``player``'s decision in ``step``, whose legal actions the rules have just
+        listed (to know whether to skip the step, R34): kept, so they are not listed twice."""
+        self.step = step
+        self.to_move = player
+        self._legal = legal
+
+    def forget_legal(self) -> None:
+        """Drop the legal actions listed so far: for code that changed the position by hand (a
+        redeal, a test); they are listed again when next asked."""
+        self._legal = None
+
+    def mark_over(self, outcome: Outcome) -> None:
+        """The game is over with ``outcome`` and no action is legal: for a position rebuilt
+        from a view (``finish`` is how the rules end a game)."""
+        self.outcome = outcome
+        self._legal = []
 
     def emit(self, event: Event) -> None:
         """Record an event. Rules guard the call with ``if s.events is not None`` where building

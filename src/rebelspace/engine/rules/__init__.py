@@ -2,6 +2,11 @@
 
 ``LEGAL[step]`` lists the legal action ids of a state; ``HANDLERS[kind]`` applies one
 already-checked action. ``GameState.apply`` is the one place that checks legality.
+
+The modules form layers, and none imports one beside or above it: ``copies`` (which copy of
+a hero an action takes) under ``turn``, ``attack`` and ``battle`` (each phase's legal actions
+and what its actions do), under ``flow`` (which step follows which, and which steps play
+themselves, R34), under this package, which adds ``explain`` (why an action is not legal).
 """
 
 from __future__ import annotations
@@ -11,10 +16,14 @@ from typing import TYPE_CHECKING
 
 from ..actions import Kind
 from ..state import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
-from . import attack, battle, copies, turn
+from . import attack, battle, copies, flow, turn
+from .explain import explain_illegal
+from .flow import Automation, setup
 
 if TYPE_CHECKING:
     from ..state import GameState
+
+__all__ = ["HANDLERS", "LEGAL", "Automation", "apply_copy", "explain_illegal", "setup"]
 
 
 def _nothing(s: GameState) -> list[int]:
@@ -37,30 +46,32 @@ LEGAL: dict[int, Callable[[GameState], list[int]]] = {
 
 Handler = Callable[["GameState", int, int, int, int], None]
 
+# Actions that change only the position come from their phase's module; those that end a step
+# or pass the decision on come from ``flow``.
 _BY_KIND: dict[Kind, Handler] = {
-    Kind.DRAW: turn.do_draw,
-    Kind.NO_ATTACK: attack.do_no_attack,
-    Kind.ATTACK: attack.do_attack,
+    Kind.DRAW: flow.do_draw,
+    Kind.NO_ATTACK: flow.do_no_attack,
+    Kind.ATTACK: flow.do_attack,
     Kind.FORM_GROUND: attack.do_form_ground,
     Kind.FORM_SPACE: attack.do_form_space,
     Kind.ADD: attack.do_add,
-    Kind.ION: attack.do_ion,
-    Kind.ION_HOLD: attack.do_ion_hold,
+    Kind.ION: flow.do_ion,
+    Kind.ION_HOLD: flow.do_ion_hold,
     Kind.BLOCK: attack.do_block,
-    Kind.DONE_BLOCKING: attack.do_done_blocking,
-    Kind.TARGET: attack.do_target,
-    Kind.DONE_TARGETING: attack.do_done_targeting,
-    Kind.PLAY_TRICK: attack.do_play_trick,
-    Kind.PLAY_PSION: attack.do_play_psion,
-    Kind.PASS: attack.do_pass,
-    Kind.PICK: battle.do_pick,
+    Kind.DONE_BLOCKING: flow.do_done_blocking,
+    Kind.TARGET: flow.do_target,
+    Kind.DONE_TARGETING: flow.do_done_targeting,
+    Kind.PLAY_TRICK: flow.do_play_trick,
+    Kind.PLAY_PSION: flow.do_play_psion,
+    Kind.PASS: flow.do_pass,
+    Kind.PICK: flow.do_pick,
     Kind.DEPLOY: turn.do_deploy,
     Kind.ATTACH: turn.do_attach,
-    Kind.DONE_DEPLOYING: turn.do_done_deploying,
+    Kind.DONE_DEPLOYING: flow.do_done_deploying,
     Kind.PLAY_END: turn.do_play_end,
     Kind.PLAY_END_ON: turn.do_play_end_on,
-    Kind.END_TURN: turn.do_end_turn,
-    Kind.DISCARD: turn.do_discard,
+    Kind.END_TURN: flow.do_end_turn,
+    Kind.DISCARD: flow.do_discard,
 }
 HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)
 

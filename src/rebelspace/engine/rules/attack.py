@@ -1,13 +1,12 @@
 """The attack phase up to the battles: groups, Ion Cannon, blocks, targets, tricks (R11-R17).
 
-Each of these steps is a sequence of small decisions that ends with a "done" action. A step
-whose only legal action would be its "done" is skipped, but only where that follows from
-public information (units in play), so skipping never tells a player anything about a hand.
+Each of these steps is a sequence of small decisions that ends with a "done" action. This
+module lists the legal actions of each step and does what each action does to the position;
+which step comes next, and which steps play themselves (R34), is ``flow.py``'s business.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..events import (
@@ -16,22 +15,12 @@ from ..events import (
     GroupFormed,
     GroupKind,
     IonCannonFired,
-    NoAttack,
-    NoAttacker,
     PsionPlayed,
     Targeted,
     TrickPlayed,
     UnitAdded,
 )
-from ..state import (
-    BLOCK,
-    FORM,
-    GROUND_BATTLE,
-    ION,
-    SPACE_BATTLE,
-    TARGET,
-    TRICKS,
-)
+from ..state import GROUND_BATTLE, SPACE_BATTLE
 from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
 from ..values import NO_TARGET, group_value
 from .copies import copy_actions
@@ -40,12 +29,9 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..tables import Tables
 
-Legal = Callable[["GameState"], list[int]]
-Begin = Callable[["GameState"], None]
 
-
-def begin_attack(s: GameState) -> None:
-    """Start an attack phase (also the extra one of R22)."""
+def reset_attack(s: GameState) -> None:
+    """Clear what the last attack phase left, before a new one (also the extra one of R22)."""
     s.groups = []
     s.gkind = []
     s.blocks = []
@@ -58,15 +44,12 @@ def begin_attack(s: GameState) -> None:
     s.pending_damage = 0
     s.battle_next = 0
     s.cas = None
-    s.step = FORM
-    s.to_move = s.player
-    t = s.ctx.tables
-    if not any(t.can_attack[u] for u in s.active[s.player]):
-        if s.events is not None:
-            s.emit(NoAttacker(s.player))
-        from .turn import begin_deploy
 
-        begin_deploy(s)
+
+def has_attacker(s: GameState) -> bool:
+    """R11: does the attacker have a unit in its Active Zone that may attack?"""
+    can_attack = s.ctx.tables.can_attack
+    return any(can_attack[u] for u in s.active[s.player])
 
 
 def fits(t: Tables, units: tuple[int, ...], kind: int, u: int) -> bool:
@@ -77,13 +60,17 @@ def fits(t: Tables, units: tuple[int, ...], kind: int, u: int) -> bool:
         return True
     if not t.is_hero[u]:
         return False
-    pilot, captain = t.pilot, t.captain
-    if not (pilot[u] or captain[u]):
+    if not (t.pilot[u] or t.captain[u]):
         return False
-    # A hero rides in a Fighter's pilot place or a Ship's captain place; one that is both
-    # Pilot and Captain may take either (R12).
+    return _seats_for_heroes(t, (*units, u))
+
+
+def _seats_for_heroes(t: Tables, members: tuple[int, ...]) -> bool:
+    """R12: a hero rides in a Fighter's pilot place or a Ship's captain place; one that is
+    both Pilot and Captain may take either. Is there a place for every hero of ``members``?"""
+    pilot, captain = t.pilot, t.captain
     fighters = ships = p_only = c_only = both = 0
-    for x in (*units, u):
+    for x in members:
         if t.fighter[x]:
             fighters += 1
         if t.ship[x]:
@@ -178,15 +165,8 @@ def do_add(s: GameState, card: int, group: int, target: int, n: int, unit: int =
         s.emit(UnitAdded(s.player, group, card))
 
 
-def do_no_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    from .turn import begin_deploy
-
-    if s.events is not None:
-        s.emit(NoAttack(s.player))
-    begin_deploy(s)
-
-
-def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def announce_attack(s: GameState) -> None:
+    """The attacker has declared its groups: tell both players what attacks (R13 values)."""
     if s.events is not None:
         type_of = s.ctx.tables.type_of
         for g, units in enumerate(s.groups):
@@ -196,7 +176,6 @@ def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
                 s.emit(
                     Attacked(s.player, g, GroupKind(kind), tuple(type_of[u] for u in units), value)
                 )
-    begin_ion(s)
 
 
 # ----------------------------------------------------------------------------- Ion Cannon (R14)
@@ -216,22 +195,8 @@ def legal_ion(s: GameState) -> list[int]:
     return out
 
 
-def _offer(s: GameState, step: int, player: int, legal_of: Legal, otherwise: Begin) -> None:
-    """Wait for ``player``'s decision in ``step``, unless "done" is all it could do (R34)."""
-    s.step = step
-    s.to_move = player
-    legal = legal_of(s)
-    if len(legal) > 1:
-        s._legal = legal
-    else:
-        otherwise(s)
-
-
-def begin_ion(s: GameState) -> None:
-    _offer(s, ION, 1 - s.player, legal_ion, begin_block)
-
-
-def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def fire_ion_cannon(s: GameState, card: int, group: int) -> None:
+    """R14: the defender's next ready Ion Cannon destroys a Ship of type ``card`` in ``group``."""
     t = s.ctx.tables
     d = 1 - s.player
     cannon = next(u for u in s.active[d] if t.ion_cannon[u] and u not in s.ion_used)
@@ -243,11 +208,6 @@ def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
     s.destroy(ship)
     if s.events is not None:
         s.emit(IonCannonFired(d, t.type_of[cannon], card, group))
-    begin_ion(s)
-
-
-def do_ion_hold(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    begin_block(s)
 
 
 # ----------------------------------------------------------------------------- blocks (R15)
@@ -283,10 +243,6 @@ def legal_block(s: GameState) -> list[int]:
     return out
 
 
-def begin_block(s: GameState) -> None:
-    _offer(s, BLOCK, 1 - s.player, legal_block, begin_target)
-
-
 def do_block(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
     d = 1 - s.player
     u = unit if unit >= 0 else free_unit(s, s.active[d], card)
@@ -294,10 +250,6 @@ def do_block(s: GameState, card: int, group: int, target: int, n: int, unit: int
     s.blocks[group] = s.blocks[group] + (u,)
     if s.events is not None:
         s.emit(Blocked(d, group, card))
-
-
-def do_done_blocking(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    begin_target(s)
 
 
 # ----------------------------------------------------------------------------- targets (R16)
@@ -339,38 +291,17 @@ def legal_target(s: GameState) -> list[int]:
     return out
 
 
-def begin_target(s: GameState) -> None:
-    _offer(s, TARGET, s.player, legal_target, begin_tricks)
-
-
-def do_target(s: GameState, card: int, group: int, target: int, zone: int, unit: int = -1) -> None:
+def choose_target(s: GameState, card: int, group: int, zone: int, unit: int) -> None:
+    """R16: ``group`` targets a unit of type ``card`` in the defender's zone (1: Inactive)."""
     d = 1 - s.player
     u = unit if unit >= 0 else free_unit(s, s.inactive[d] if zone else s.active[d], card)
     s.busy[u] = 1
     s.targets[group] = u
     if s.events is not None:
         s.emit(Targeted(s.player, group, card, bool(zone)))
-    begin_target(s)
-
-
-def do_done_targeting(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    begin_tricks(s)
 
 
 # ----------------------------------------------------------------------------- tricks (R17, R24)
-
-
-def begin_tricks(s: GameState) -> None:
-    """R17: always offered to both players once groups are declared, even to a player with
-    nothing to play, so that whether a window opened never reveals a hand."""
-    if not any(s.groups):  # every group lost to the Ion Cannon: nothing fights
-        from .battle import begin_resolution
-
-        begin_resolution(s)
-        return
-    s.step = TRICKS
-    s.to_move = s.player
-    s.passes = 0
 
 
 def legal_tricks(s: GameState) -> list[int]:
@@ -414,7 +345,8 @@ def legal_tricks(s: GameState) -> list[int]:
     return out
 
 
-def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def play_trick(s: GameState, card: int) -> None:
+    """R30, R22: the player to move plays Surprise Attack, Trap or Multiple Targets."""
     t = s.ctx.tables
     q = s.to_move
     c = s.take_from_hand(q, card)
@@ -428,12 +360,10 @@ def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> N
     s.to_discard(c)  # R31
     if s.events is not None:
         s.emit(TrickPlayed(q, card))
-    _next_trick(s)
 
 
-def do_play_psion(
-    s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1
-) -> None:
+def play_psion(s: GameState, card: int, hero_type: int, unit: int) -> None:
+    """R24: the player to move puts a psion card on one of its fighting Psionic heroes."""
     t = s.ctx.tables
     q = s.to_move
     c = s.take_from_hand(q, card)
@@ -451,19 +381,3 @@ def do_play_psion(
     s.psions = s.psions + ((c, h),)
     if s.events is not None:
         s.emit(PsionPlayed(q, card, hero_type))
-    _next_trick(s)
-
-
-def _next_trick(s: GameState) -> None:
-    s.passes = 0
-    s.to_move = 1 - s.to_move
-
-
-def do_pass(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    s.passes += 1
-    if s.passes >= 2:
-        from .battle import begin_resolution
-
-        begin_resolution(s)
-    else:
-        s.to_move = 1 - s.to_move

@@ -15,11 +15,10 @@ from ..events import (
     CasualtyPicked,
     DamageDealt,
     EndReason,
-    ExtraAttackPhase,
     GotThrough,
     GroupKind,
 )
-from ..state import CASUALTY, Casualties
+from ..state import Casualties
 from ..values import (
     TARGET_DESTROYED,
     defenders,
@@ -28,7 +27,6 @@ from ..values import (
     rating,
     shields_up,
 )
-from .attack import begin_attack
 from .copies import copy_actions
 
 if TYPE_CHECKING:
@@ -42,8 +40,8 @@ ATTACKER_WINS, DEFENDER_WINS, BOTH_DESTROYED = (
 TIE_RESULT = {"both": BOTH_DESTROYED, "attacker": ATTACKER_WINS, "defender": DEFENDER_WINS}
 
 
-def begin_resolution(s: GameState) -> None:
-    """R33: measure the damage of every unblocked, untargeting group, then fight (R38)."""
+def measure_damage(s: GameState) -> None:
+    """R33: measure the damage of every unblocked, untargeting group before the battles (R38)."""
     shields = shields_up(s, 1 - s.player)
     total = 0
     for g, units in enumerate(s.groups):
@@ -59,62 +57,65 @@ def begin_resolution(s: GameState) -> None:
             )
     s.pending_damage = total
     s.battle_next = 0
-    continue_battles(s)
 
 
-def continue_battles(s: GameState) -> None:
-    """Fight the remaining battles in group order, stopping when a casualty pick is needed."""
-    while s.battle_next < len(s.groups):
-        g = s.battle_next
-        s.battle_next += 1
-        attackers = s.groups[g]
-        defending = defenders(s, g)
-        if not attackers or not defending:
-            continue
-        kind = s.gkind[g]
-        av = group_value(s, attackers, kind, s.atk_bonus)
-        dv = group_value(s, defending, kind, s.def_bonus)
-        if av > dv:
-            result = ATTACKER_WINS
-        elif dv > av:
-            result = DEFENDER_WINS
-        else:
-            result = TIE_RESULT[s.ctx.options.tie]
-        if s.events is not None:
-            type_of = s.ctx.tables.type_of
-            s.emit(
-                BattleResolved(
-                    s.player,
-                    g,
-                    GroupKind(kind),
-                    tuple(type_of[u] for u in attackers),
-                    av,
-                    tuple(type_of[u] for u in defending),
-                    dv,
-                    bool(s.blocks[g]),
-                    result,
-                )
+def fight(s: GameState, g: int) -> bool:
+    """R18: fight the battle of group ``g``, if it has one. True when one group won: then
+    ``s.cas`` holds what its loser may pick (R19)."""
+    attackers = s.groups[g]
+    defending = defenders(s, g)
+    if not attackers or not defending:
+        return False
+    kind = s.gkind[g]
+    av = group_value(s, attackers, kind, s.atk_bonus)
+    dv = group_value(s, defending, kind, s.def_bonus)
+    result = _result(s, av, dv)
+    if s.events is not None:
+        type_of = s.ctx.tables.type_of
+        s.emit(
+            BattleResolved(
+                s.player,
+                g,
+                GroupKind(kind),
+                tuple(type_of[u] for u in attackers),
+                av,
+                tuple(type_of[u] for u in defending),
+                dv,
+                bool(s.blocks[g]),
+                result,
             )
-        s.results[g] = result
-        if result != DEFENDER_WINS:
-            for u in defending:
-                s.destroy(u)
-            _set_defenders(s, g, ())
-        if result != ATTACKER_WINS:
-            for u in attackers:
-                s.destroy(u)
-            s.groups[g] = ()
-        if result == BOTH_DESTROYED:
-            continue
-        winner_side = 0 if result == ATTACKER_WINS else 1
-        budget = dv if result == ATTACKER_WINS else av
-        s.cas = Casualties(g, winner_side, budget, kind)
-        if eligible(s):
-            s.step = CASUALTY
-            s.to_move = s.player if winner_side else 1 - s.player
-            return
-        s.cas = None
-    end_attack(s)
+        )
+    s.results[g] = result
+    if result != DEFENDER_WINS:
+        for u in defending:
+            s.destroy(u)
+        _set_defenders(s, g, ())
+    if result != ATTACKER_WINS:
+        for u in attackers:
+            s.destroy(u)
+        s.groups[g] = ()
+    if result == BOTH_DESTROYED:
+        return False
+    if result == ATTACKER_WINS:
+        s.cas = Casualties(g, 0, dv, kind)
+    else:
+        s.cas = Casualties(g, 1, av, kind)
+    return True
+
+
+def _result(s: GameState, av: int, dv: int) -> BattleResult:
+    """R18: the higher battle value wins; a tie as the ``tie`` option says."""
+    if av > dv:
+        return ATTACKER_WINS
+    if dv > av:
+        return DEFENDER_WINS
+    return TIE_RESULT[s.ctx.options.tie]
+
+
+def picker(s: GameState) -> int:
+    """R19: the loser of the battle in ``s.cas``, who picks the casualties."""
+    assert s.cas is not None
+    return s.player if s.cas.side else 1 - s.player
 
 
 def _set_defenders(s: GameState, g: int, units: tuple[int, ...]) -> None:
@@ -167,7 +168,8 @@ def legal_casualty(s: GameState) -> list[int]:
     return out
 
 
-def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+def pick(s: GameState, card: int, unit: int) -> None:
+    """R19: the loser picks a unit of type ``card`` (the copy ``unit``, if given)."""
     assert s.cas is not None
     g, side, budget, kind = s.cas
     t = s.ctx.tables
@@ -182,9 +184,6 @@ def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int 
         _set_defenders(s, g, tuple(x for x in defenders(s, g) if x != u))
     s.destroy(u)
     s.cas = Casualties(g, side, budget - r, kind)
-    if not eligible(s):
-        s.cas = None
-        continue_battles(s)
 
 
 def end_attack(s: GameState) -> None:
@@ -221,13 +220,3 @@ def end_attack(s: GameState) -> None:
     s.atk_bonus = s.def_bonus = 0
     if not deck:  # R9
         s.finish(p, EndReason.DAMAGE)
-        return
-    if s.extra_attacks:  # R22
-        s.extra_attacks -= 1
-        if s.events is not None:
-            s.emit(ExtraAttackPhase(p))
-        begin_attack(s)
-        return
-    from .turn import begin_deploy
-
-    begin_deploy(s)

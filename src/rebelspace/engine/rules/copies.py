@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ..actions import Kind
+
 if TYPE_CHECKING:
     from ..state import GameState
 
@@ -86,8 +88,6 @@ def copy_actions(
 
 def chosen(s: GameState, kind: int, card: int, target: int, k: int) -> int:
     """The unit a copy action ``#k`` takes: the side is the one whose unit the action names."""
-    from ..actions import Kind
-
     attacker = s.player
     if kind in (Kind.FORM_GROUND, Kind.FORM_SPACE, Kind.ADD):
         return nth(s, attacker, card, k)

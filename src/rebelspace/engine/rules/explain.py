@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Kind
+from ..events import PLAYER_NAMES
 from ..state import (
     BLOCK,
     CASUALTY,
@@ -17,7 +18,6 @@ from ..state import (
     END,
     FORM,
     ION,
-    PLAYER_NAMES,
     STEP_NAMES,
     TARGET,
     TRICKS,

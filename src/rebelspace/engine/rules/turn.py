@@ -1,4 +1,8 @@
-"""Setup, draw, activation, deploy and end phases (R6-R10, R23, R25-R29, R31)."""
+"""Setup, draw, activation, deploy and end phases (R6-R10, R23, R25-R29, R31).
+
+What each action of these phases does, and their legal actions; ``flow.py`` moves the game
+from step to step.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +21,7 @@ from ..events import (
     Seen,
     SpiesPlayed,
     StartingHand,
-    TurnStarted,
 )
-from ..options import FIRST_PLAYERS
-from ..state import DEPLOY, DISCARD, DRAW, END
 from ..tables import (
     AB_CONVERT,
     AB_HERO_FROM_DECK,
@@ -34,9 +35,8 @@ if TYPE_CHECKING:
     from ..state import GameState
 
 
-def setup(s: GameState) -> None:
-    """R6: shuffle both decks, each player draws the starting hand, the Rebel begins (unless the
-    ``first_player`` option says otherwise)."""
+def deal(s: GameState) -> None:
+    """R6: shuffle both decks, each player draws the starting hand; R9 if a deck is empty."""
     t = s.ctx.tables
     for p in (0, 1):
         s.deck[p] = list(t.instances_of_side[p])
@@ -51,21 +51,12 @@ def setup(s: GameState) -> None:
         if not s.deck[p]:  # R9: only a tiny edited deck can get here
             s.finish(1 - p, EndReason.STARTING_HAND)
             return
-    begin_turn(s, FIRST_PLAYERS.index(s.ctx.options.first_player))
 
 
 def types(s: GameState, cards: list[int] | tuple[int, ...]) -> tuple[int, ...]:
     """Card types of instances, in the same order (events name types, never instances)."""
     type_of = s.ctx.tables.type_of
     return tuple(type_of[c] for c in cards)
-
-
-def begin_turn(s: GameState, player: int) -> None:
-    s.player = player
-    s.step = DRAW
-    s.to_move = player
-    if s.events is not None:
-        s.emit(TurnStarted(s.turn, player, (len(s.deck[0]), len(s.deck[1]))))
 
 
 def max_draw(s: GameState, p: int) -> int:
@@ -87,7 +78,8 @@ def legal_draw(s: GameState) -> list[int]:
     return [base + k for k in range(low, min(max_draw(s, p), deck) + 1)]
 
 
-def do_draw(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def draw(s: GameState, n: int) -> None:
+    """R8: draw ``n`` cards; R9 if that empties the deck; else R10, activation."""
     p = s.player
     deck, hand = s.deck[p], s.hand[p]
     drawn = []
@@ -106,21 +98,9 @@ def do_draw(s: GameState, card: int, group: int, target: int, n: int) -> None:
     if s.inactive[p]:
         active.extend(s.inactive[p])
         s.inactive[p] = []
-    from .attack import begin_attack
-
-    begin_attack(s)
 
 
 # ----------------------------------------------------------------------------- deploy (R23)
-
-
-def begin_deploy(s: GameState) -> None:
-    s.step = DEPLOY
-    s.to_move = s.player
-    s.points = s.ctx.options.deploy_points
-    # R22: an extra attack phase left unused (no unit could attack, or the player did not
-    # attack) ends with the attack phases of this turn; it never passes to the opponent.
-    s.extra_attacks = 0
 
 
 def legal_deploy(s: GameState) -> list[int]:
@@ -180,11 +160,6 @@ def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int, unit:
         s.emit(Attached(p, card, hero_type))
 
 
-def do_done_deploying(s: GameState, card: int, group: int, target: int, n: int) -> None:
-    s.step = END
-    s.to_move = s.player
-
-
 # ----------------------------------------------------------------------------- end (R25-R29)
 
 
@@ -242,58 +217,81 @@ def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> Non
 def do_play_end_on(
     s: GameState, card: int, group: int, target: int, n: int, unit: int = -1
 ) -> None:
-    t = s.ctx.tables
+    """An end-phase card played on a card type ``target`` (R26, R28, R29)."""
     p = s.player
-    o = 1 - p
     c = s.take_from_hand(p, card)
-    ab = t.ability[c]
-    if ab == AB_CONVERT:  # R28
-        h = unit if unit >= 0 else find_in(s.active[o] + s.inactive[o], s, target)
-        s.remove_from_play(h)
-        s.inactive[p].append(h)
-        kept = []
-        for a in s.att[h]:
-            if t.ability[a] == AB_CONVERT:
-                s.to_discard(a)  # the latest Convert or Traitor wins
-            else:
-                kept.append(a)
-        kept.append(c)
-        s.att[h] = tuple(kept)
-        if s.events is not None:
-            s.emit(ControlTaken(p, card, target))
+    ab = s.ctx.tables.ability[c]
+    if ab == AB_CONVERT:
+        _convert(s, c, card, target, unit)
         return
     s.to_discard(c)  # R31
-    if ab == AB_SABOTEUR:  # R29
-        h = find_in(s.inactive[o] + s.active[o], s, target)
-        s.destroy(h)
-        if s.events is not None:
-            s.emit(Sabotaged(p, card, target))
-    elif ab == AB_HERO_FROM_DECK:  # R26
-        h = find_in(s.deck[p], s, target)
-        s.deck[p].remove(h)
-        s.show_into_hand(p, h)
-        s.shuffle_deck(p)
-        if s.events is not None:
-            s.emit(HeroTaken(p, card, target, from_deck=True))
-        if not s.deck[p]:  # R9
-            s.finish(o, EndReason.SEARCH, c)
-    elif ab == AB_HERO_FROM_DISCARD:  # R26
-        h = find_in(s.discard[p], s, target)
-        s.discard[p].remove(h)
-        s.show_into_hand(p, h)
-        if s.events is not None:
-            s.emit(HeroTaken(p, card, target, from_deck=False))
+    if ab == AB_SABOTEUR:
+        _sabotage(s, card, target)
+    elif ab == AB_HERO_FROM_DECK:
+        _hero_from_deck(s, c, card, target)
+    elif ab == AB_HERO_FROM_DISCARD:
+        _hero_from_discard(s, card, target)
     else:
         raise AssertionError(f"no end-phase effect for ability {ab}")
 
 
-def do_end_turn(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def _convert(s: GameState, c: int, card: int, target: int, unit: int) -> None:
+    """R28: Convert or Traitor ``c`` takes an opposing hero, and stays attached to it."""
+    t = s.ctx.tables
     p = s.player
-    if len(s.hand[p]) > s.ctx.options.hand_limit:
-        s.step = DISCARD
-        s.to_move = p
-        return
-    next_turn(s)
+    o = 1 - p
+    h = unit if unit >= 0 else find_in(s.active[o] + s.inactive[o], s, target)
+    s.remove_from_play(h)
+    s.inactive[p].append(h)
+    kept = []
+    for a in s.att[h]:
+        if t.ability[a] == AB_CONVERT:
+            s.to_discard(a)  # the latest Convert or Traitor wins
+        else:
+            kept.append(a)
+    kept.append(c)
+    s.att[h] = tuple(kept)
+    if s.events is not None:
+        s.emit(ControlTaken(p, card, target))
+
+
+def _sabotage(s: GameState, card: int, target: int) -> None:
+    """R29: Saboteur destroys an opposing Facility of type ``target``."""
+    p = s.player
+    o = 1 - p
+    h = find_in(s.inactive[o] + s.active[o], s, target)
+    s.destroy(h)
+    if s.events is not None:
+        s.emit(Sabotaged(p, card, target))
+
+
+def _hero_from_deck(s: GameState, c: int, card: int, target: int) -> None:
+    """R26: Recruit or Shuttle ``c`` takes a hero from the deck, which is then shuffled; R9 if
+    that empties it."""
+    p = s.player
+    h = find_in(s.deck[p], s, target)
+    s.deck[p].remove(h)
+    s.show_into_hand(p, h)
+    s.shuffle_deck(p)
+    if s.events is not None:
+        s.emit(HeroTaken(p, card, target, from_deck=True))
+    if not s.deck[p]:  # R9
+        s.finish(1 - p, EndReason.SEARCH, c)
+
+
+def _hero_from_discard(s: GameState, card: int, target: int) -> None:
+    """R26: a search card takes a hero from the discard pile."""
+    p = s.player
+    h = find_in(s.discard[p], s, target)
+    s.discard[p].remove(h)
+    s.show_into_hand(p, h)
+    if s.events is not None:
+        s.emit(HeroTaken(p, card, target, from_deck=False))
+
+
+def over_hand_limit(s: GameState) -> bool:
+    """R25: does the active player hold more cards than the hand limit?"""
+    return len(s.hand[s.player]) > s.ctx.options.hand_limit
 
 
 def legal_discard(s: GameState) -> list[int]:
@@ -302,16 +300,10 @@ def legal_discard(s: GameState) -> list[int]:
     return [base + ct for ct in sorted({type_of[c] for c in s.hand[s.player]})]
 
 
-def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def discard(s: GameState, card: int) -> None:
+    """R25: the active player discards a card of type ``card`` down toward the hand limit."""
     p = s.player
     c = s.take_from_hand(p, card)
     s.to_discard(c)
     if s.events is not None:
         s.emit(HandLimitDiscard(p, card))
-    if len(s.hand[p]) <= s.ctx.options.hand_limit:
-        next_turn(s)
-
-
-def next_turn(s: GameState) -> None:
-    s.turn += 1
-    begin_turn(s, 1 - s.player)
