@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from .cards import SIDE_NAMES
 from .errors import RebelSpaceError
 from .rng import seed_state, shuffle
 from .state import (
@@ -27,8 +28,6 @@ from .state import (
 )
 from .values import NO_TARGET
 from .views import RESULT_NAMES, PlayerView, UnitView
-
-SIDES = ("rebel", "imperial")
 
 
 class SamplingError(RebelSpaceError, ValueError):
@@ -65,7 +64,7 @@ class _Sampler:
 
     def build(self) -> GameState:
         v, s, t = self.view, self.s, self.ctx.tables
-        me = SIDES.index(v.player)
+        me = SIDE_NAMES.index(v.player)
         opp = 1 - me
         for p, side in ((me, v.you), (opp, v.opponent)):
             s.discard[p] = [self.take(n) for n in side.discard]
@@ -88,13 +87,13 @@ class _Sampler:
         s.known[me] = tuple(sorted(t.type_of[i] for i in known))
         s.seen[me] = list(v.revealed_hands)
         s.turn = v.turn
-        s.player = SIDES.index(v.active_player)
+        s.player = SIDE_NAMES.index(v.active_player)
         s.step = STEP_NAMES.index(v.step)
-        s.to_move = SIDES.index(v.to_move) if v.to_move is not None else -1
+        s.to_move = SIDE_NAMES.index(v.to_move) if v.to_move is not None else -1
         s.points = v.deploy_points or 0
         s.extra_attacks = v.extra_attacks
         if v.winner is not None:
-            s.mark_over(Outcome(SIDES.index(v.winner), v.end_reason or ""))
+            s.mark_over(Outcome(SIDE_NAMES.index(v.winner), v.end_reason or ""))
         if v.battle is not None:
             self.battle(s)
         return s

@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 from typing import Any, NoReturn
 
-from .cards import CardDB
+from .cards import SIDE_NAMES, CardDB
 from .errors import ActionError, RebelSpaceError, ScenarioError, read_json
 from .events import ScenarioStarted
 from .options import RulesOptions
@@ -64,7 +64,6 @@ from .state import (
 )
 from .tables import AB_CONVERT
 
-SIDES = ("rebel", "imperial")
 PHASES = ("draw", "attack", "deploy", "end")
 BATTLE_STEPS = {"form groups": FORM, "block": BLOCK, "target": TARGET, "tricks": TRICKS}
 SIDE_FIELDS = {"hand", "active", "inactive", "discard", "deck", "deck_top", "deck_size"}
@@ -152,12 +151,12 @@ class _Builder:
         if s.turn < 1:
             self.fail("turn", "must be 1 or more")
         player = self.get("player", str, "rebel")
-        if player not in SIDES:
-            self.fail("player", f"must be one of {SIDES}, got {player!r}")
-        s.player = SIDES.index(player)
-        for p, side in enumerate(SIDES):
+        if player not in SIDE_NAMES:
+            self.fail("player", f"must be one of {SIDE_NAMES}, got {player!r}")
+        s.player = SIDE_NAMES.index(player)
+        for p, side in enumerate(SIDE_NAMES):
             self.place_side(s, p, self.get(side, dict, {}), side)
-        for p, side in enumerate(SIDES):
+        for p, side in enumerate(SIDE_NAMES):
             self.fill_deck(s, p, self.get(side, dict, {}), side)
         for u in range(t.n):
             if s.att[u] and not t.is_hero[u]:
