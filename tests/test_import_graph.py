@@ -208,3 +208,29 @@ def test_imports_are_read_relative_and_function_local_included() -> None:
         ("rebelspace.env.bench", None),
         ("rebelspace.seeds", None),
     ]
+
+
+def _side_name_literals(module: str) -> list[int]:
+    """Lines of ``module`` that spell out the tuple or list ("rebel", "imperial"); a type's
+    ``Literal["rebel", "imperial"]`` does not count (a type must spell its values)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    in_types = {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Tuple | ast.List)
+        and id(node) not in in_types
+        and [getattr(e, "value", None) for e in node.elts] == ["rebel", "imperial"]
+    ]
+
+
+def test_the_sides_names_are_spelled_out_once() -> None:
+    # One home (issue 14): engine/cards.py's SIDE_NAMES; the other names of it (FIRST_PLAYERS,
+    # env.AGENTS, server SEATS) are that tuple, not copies that could drift.
+    spelled = [(m, line) for m in MODULES for line in _side_name_literals(m)]
+    assert [m for m, _ in spelled] == ["rebelspace.engine.cards"], spelled
+    from rebelspace.engine import SIDE_NAMES
+    from rebelspace.engine.options import FIRST_PLAYERS
+    from rebelspace.server.games import SEATS
+
+    assert FIRST_PLAYERS is SIDE_NAMES and SEATS is SIDE_NAMES
