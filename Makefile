@@ -60,6 +60,7 @@ serve: $(STAMP_SERVER)
 # (apt-get, so root on Debian; see chromium below).
 test: $(STAMP_ALL) chromium axe-core
 	$(BIN)/ruff check src tests examples
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 # The browser client's end-to-end tests drive Debian's chromium through Playwright
@@ -74,6 +75,7 @@ axe-core:
 
 test-quick: $(STAMP_ALL) chromium axe-core
 	$(BIN)/ruff check src tests examples
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Engine speed, with the environments' figures (the rl extra).

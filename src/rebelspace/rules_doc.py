@@ -191,7 +191,8 @@ def rules_page(stylesheet: str | None = None) -> str:
 
 def rules_html(markdown: str) -> str:
     """HTML for Markdown (CommonMark and pipe tables) with ruling and heading anchors."""
-    return _renderer().render(markdown)
+    html: str = _renderer().render(markdown)
+    return html
 
 
 @cache

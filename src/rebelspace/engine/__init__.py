@@ -30,6 +30,7 @@ from .errors import (
 )
 from .events import (
     EVENT_TYPES,
+    PLAYER_NAMES,
     PUBLIC,
     BattleResult,
     EndReason,
@@ -48,7 +49,6 @@ from .rules.attack import starts as can_start_group
 from .rules.battle import eligible as casualty_candidates
 from .scenario import load_scenario, load_scenario_file
 from .state import (
-    PLAYER_NAMES,
     STEP_NAMES,
     GameContext,
     GameState,

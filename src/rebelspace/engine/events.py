@@ -21,7 +21,7 @@ spectator's only the public ones. Searched heroes are shown to both players (R26
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import Any, ClassVar
@@ -540,7 +540,7 @@ def _p(e: Any) -> str:
     return PLAYER_NAMES[e.player]
 
 
-_SIMPLE: dict[type[Event], Any] = {
+_SIMPLE: dict[type[Event], Callable[[Any, Any], str]] = {
     ScenarioStarted: lambda e, n: (
         f"Scenario: turn {e.turn}, {SIDE_NAMES[e.player]} {e.phase} phase"
     ),

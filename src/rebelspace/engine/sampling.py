@@ -16,6 +16,7 @@ import random
 
 from .cards import SIDE_NAMES
 from .errors import RebelSpaceError
+from .events import RESULT_NAMES
 from .rng import seed_state, shuffle
 from .state import (
     GROUND_BATTLE,
@@ -27,7 +28,7 @@ from .state import (
     Outcome,
 )
 from .values import NO_TARGET
-from .views import RESULT_NAMES, PlayerView, UnitView
+from .views import PlayerView, UnitView
 
 
 class SamplingError(RebelSpaceError, ValueError):

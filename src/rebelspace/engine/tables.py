@@ -7,10 +7,14 @@ engine fast (no attribute lookups on card objects in the hot path).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TypeVar
 
 from .cards import ACTION, ATTACHMENT, GS, HERO, PSION, REBEL, SPACE, CardDB, CardType
+
+_T = TypeVar("_T")
 
 
 class Ability(IntEnum):
@@ -108,8 +112,8 @@ class Tables:
                     type_of.append(ct.index)
                     owner.append(side)
 
-        def col(pred: object) -> tuple:
-            per_type = [pred(ct) for ct in types]  # type: ignore[operator]
+        def col(pred: Callable[[CardType], _T]) -> tuple[_T, ...]:
+            per_type = [pred(ct) for ct in types]
             return tuple(per_type[t] for t in type_of)
 
         ability_of_type = [ABILITY_CODES.get(ct.ability or "", AB_NONE) for ct in types]

@@ -118,10 +118,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class
         self._seeds = random.Random()
         self.game: GameState | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -228,7 +228,8 @@ class checked_env(raw_env):  # noqa: N801  (named like raw_env)
     def state(self) -> np.ndarray:
         if not self._has_reset:
             EnvLogger.error_state_before_reset()
-        return super().state()
+        state: np.ndarray = super().state()
+        return state
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         if not self._has_reset:
@@ -284,7 +285,7 @@ class _CheckedIterator(AECIterator):
         if not env.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        agent = env.agent_selection
+        agent: str = env.agent_selection
         assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
         env._has_updated = False
         return agent

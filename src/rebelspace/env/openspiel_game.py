@@ -223,7 +223,8 @@ class RolloutEvaluator(mcts.RandomRolloutEvaluator):
             assert g.outcome is not None
             total[g.outcome.winner] += 1.0
             total[1 - g.outcome.winner] -= 1.0
-        return total / self.n_rollouts
+        values: np.ndarray = total / self.n_rollouts
+        return values
 
 
 def make_bot(game: RebelSpaceGame, iterations: int, seed: int) -> ismcts.ISMCTSBot:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,8 @@ from rebelspace.engine.sampling import sample_state
 from .encoding import encoder_for
 
 
-def load_policy(path: str | os.PathLike[str]):  # -> MaskableActorCriticPolicy
+# Returns a MaskableActorCriticPolicy; sb3-contrib ships no types.
+def load_policy(path: str | os.PathLike[str]) -> Any:
     import torch
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 

@@ -169,7 +169,9 @@ def choice_text(action: ActionView, db: CardDB) -> str:
 
 def choices(view: PlayerView, db: CardDB) -> list[RenderableType]:
     """The one-line question and the numbered legal actions."""
-    where = f"{view.phase} phase" + (f", {view.step}" if view.step != view.phase else "")
+    where = f"{view.phase} phase" + (
+        f", {view.step}" if view.step.value != view.phase.value else ""
+    )
     points = view.deploy_points
     left = "" if points is None else f", {points} point{'s' if points != 1 else ''} left"
     head = Text(f"Your move ({where}{left}):", style="bold")
