@@ -1,18 +1,30 @@
-"""Helpers that several test folders use: a Hypothesis strategy for rules options, checks run on
-every position of a game, and a second true state that a player cannot tell from the first
-(for the R5 hiding tests)."""
+"""Helpers that several test folders use: the Hypothesis profiles' names and per-profile values, a
+Hypothesis strategy for rules options, checks run on every position of a game, and a second
+true state that a player cannot tell from the first (for the R5 hiding tests)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-from hypothesis import currently_in_test_context, note
+from hypothesis import currently_in_test_context, note, settings
 from hypothesis import strategies as st
 
 from rebelspace.engine import GameState, RulesOptions
 from rebelspace.engine.options import FIRST_PLAYERS, TIE_RESULTS
+
+# The Hypothesis profiles, registered and loaded in tests/conftest.py.
+QUICK, CI = "quick", "ci"
+
+T = TypeVar("T")
+
+
+def per_profile(*, quick: T, ci: T) -> T:
+    """A test's own value for the loaded Hypothesis profile: ``quick`` under the quick profile
+    (`make test-quick`), ``ci`` otherwise (`make test`)."""
+    return quick if settings.get_current_profile_name() == QUICK else ci
 
 
 @st.composite
@@ -56,7 +68,7 @@ def twin(game: GameState, player: int, rng: random.Random) -> GameState | None:
     rng.shuffle(c.deck[opp])
     rng.shuffle(c.deck[player])
     c.rng = rng.getrandbits(62) + 1
-    c._legal = None  # the cached legal actions belong to the state before the swap
+    c.forget_legal()  # the cached legal actions belong to the state before the swap
     return c
 
 

@@ -23,7 +23,9 @@ from rebelspace.terminal import (
 from rebelspace.terminal.cards import ABILITY_WORDS, KEYWORD_WORDS
 
 
-def scripted(answers: list[str], seed: int = 1, **kw: bool) -> tuple[TerminalGame, io.StringIO]:
+def scripted(
+    answers: list[str], seed: int = 1, *, confirm_forced: bool = False
+) -> tuple[TerminalGame, io.StringIO]:
     """A game against the random computer whose person types ``answers``, then q."""
     feed: Iterator[str] = iter([*answers, "q"])
     screen = io.StringIO()
@@ -35,7 +37,7 @@ def scripted(answers: list[str], seed: int = 1, **kw: bool) -> tuple[TerminalGam
         Opponent("random", "normal", 99),
         read=lambda prompt: next(feed),
         console=console,
-        **kw,
+        confirm_forced=confirm_forced,
     )
     return game, screen
 

@@ -8,12 +8,15 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rebelspace.engine import load_record, replay
 
 pexpect = pytest.importorskip("pexpect")
+# A pexpect.spawn: pexpect ships no type information.
+Child = Any
 
 COLUMNS = 80
 TIMEOUT = 120  # seconds for one expected piece of output, on a busy machine
@@ -21,7 +24,7 @@ PROMPT = r"\n> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 
-def spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
+def spawn(tmp_path: Path, *args: str) -> Child:
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
     env.update(TERM="xterm-256color", PYTHONUNBUFFERED="1")
     return pexpect.spawn(
@@ -39,7 +42,7 @@ def screen_lines(text: str) -> list[str]:
     return ANSI.sub("", text).replace("\r\n", "\n").split("\n")
 
 
-def answer_ones(child: pexpect.spawn) -> str:
+def answer_ones(child: Child) -> str:
     """Answer 1 to every question until the game ends; everything printed."""
     seen = []
     while True:
@@ -50,7 +53,7 @@ def answer_ones(child: pexpect.spawn) -> str:
         child.sendline("1")
 
 
-def finish(child: pexpect.spawn) -> int:
+def finish(child: Child) -> int:
     """The exit status, once the program has exited by itself. (``close()`` would kill a
     program still tearing down after closing its output, e.g. freeing a big search tree on a
     busy machine.)"""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from common import twin
 from rebelspace.engine import GameState, PlayerView
+from tests.common import twin
 
 __all__ = ["check_conservation", "public", "twin"]
 

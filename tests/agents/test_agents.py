@@ -16,8 +16,7 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from agent_helpers import public, twin
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rebelspace import extras
@@ -35,18 +34,13 @@ from rebelspace.engine import (
     new_game,
 )
 from rebelspace.extras import EXTRAS
+from tests.agents.agent_helpers import public, twin
+from tests.common import per_profile
 
 REBEL, IMPERIAL = 0, 1
 TINY = Budget(iterations=8, rollout_turns=1)  # enough to exercise the search, quickly
 SMALL = Budget(iterations=40, rollout_turns=1)  # deterministic: no time cap
 
-QUICK = settings(
-    max_examples=12,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SLOW = settings(QUICK, max_examples=150)
 
 KINDS = ("random", "heuristic", "ismcts")
 MAX_DECISIONS = 5000
@@ -96,7 +90,9 @@ seeds = st.integers(min_value=0, max_value=2**63 - 1)
 kinds = st.sampled_from(KINDS)
 
 
-@QUICK
+# Whole games between searching agents are slow: fewer than the Hypothesis profile's
+# (tests/conftest.py).
+@settings(max_examples=per_profile(quick=12, ci=150))
 @given(kinds, kinds, seeds)
 def test_no_agent_returns_an_illegal_action(rebel: str, imperial: str, seed: int) -> None:
     check_game(rebel, imperial, seed)
@@ -109,13 +105,6 @@ def test_each_agent_plays_a_legal_game_on_each_side(kind: str, side: int) -> Non
     other = "random" if kind != "random" else "heuristic"
     rebel, imperial = (kind, other) if side == REBEL else (other, kind)
     check_game(rebel, imperial, 11 + side)
-
-
-@pytest.mark.slow
-@SLOW
-@given(kinds, kinds, seeds)
-def test_no_agent_returns_an_illegal_action_slow(rebel: str, imperial: str, seed: int) -> None:
-    check_game(rebel, imperial, seed)
 
 
 def test_agents_refuse_to_act_with_no_legal_action() -> None:

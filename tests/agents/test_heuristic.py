@@ -14,9 +14,8 @@ import types
 from typing import Any
 
 import pytest
-from heuristic_bench import play_vs_random
 
-from rebelspace.agents import RandomAgent, heuristic
+from rebelspace.agents import Agent, RandomAgent, heuristic
 from rebelspace.agents.heuristic import (
     STEP_HANDLERS,
     HeuristicAgent,
@@ -25,6 +24,7 @@ from rebelspace.agents.heuristic import (
 )
 from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
 from rebelspace.sim import play_out
+from tests.agents.heuristic_bench import play_vs_random
 
 REBEL, IMPERIAL = 0, 1
 
@@ -138,7 +138,7 @@ def test_never_returns_an_illegal_action_against_itself() -> None:
 
 def test_agent_plays_from_its_view_only() -> None:
     for seed in range(4):
-        agents = [HeuristicAgent(seed), RandomAgent(seed)]
+        agents: list[Agent] = [HeuristicAgent(seed), RandomAgent(seed)]
         if seed % 2:
             agents.reverse()
         game = new_game(seed=seed)

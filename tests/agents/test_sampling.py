@@ -13,12 +13,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-import pytest
-from agent_helpers import check_conservation, public, twin
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common import check_each, rules_options
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.engine import (
     GameState,
@@ -27,16 +24,14 @@ from rebelspace.engine import (
     new_game,
 )
 from rebelspace.engine.sampling import redeal, sample_state
+from tests.agents.agent_helpers import check_conservation, public, twin
+from tests.common import check_each, per_profile, rules_options
 
 REBEL, IMPERIAL = 0, 1
 
-QUICK = settings(
-    max_examples=30,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SLOW = settings(QUICK, max_examples=300)
+# Sampling at many positions of each game is slow: fewer games than the Hypothesis profile's
+# (tests/conftest.py), and each probe rate is the share of positions sampled.
+EXAMPLES = settings(max_examples=per_profile(quick=30, ci=300))
 
 MAX_DECISIONS = 5000  # random games take a few hundred decisions
 POLICIES = ("random", "heuristic", "mixed")
@@ -136,23 +131,13 @@ def check_samples(game: GameState, rng: random.Random, playout_rate: float) -> N
             play_some(sample, rng, 60)
 
 
-@QUICK
+@EXAMPLES
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_a_sample_shows_exactly_the_view(
     seed: int, choice_seed: int, policy: str, options: RulesOptions | None
 ) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_samples(g, rng, 0.02), options)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_a_sample_shows_exactly_the_view_slow(
-    seed: int, choice_seed: int, policy: str, options: RulesOptions | None
-) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_samples(g, rng, 0.05), options)
+    rng, rate = probe_rng(choice_seed), per_profile(quick=0.02, ci=0.05)
+    each_position(seed, choice_seed, policy, lambda g: check_samples(g, rng, rate), options)
 
 
 def test_samples_of_a_finished_game_are_finished() -> None:
@@ -224,23 +209,13 @@ def check_twins(game: GameState, rng: random.Random, rate: float) -> None:
             )
 
 
-@QUICK
+@EXAMPLES
 @given(game_seeds, choice_seeds, policies)
 def test_states_a_player_cannot_tell_apart_give_the_same_samples(
     seed: int, choice_seed: int, policy: str
 ) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_twins(g, rng, 0.1))
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies)
-def test_states_a_player_cannot_tell_apart_give_the_same_samples_slow(
-    seed: int, choice_seed: int, policy: str
-) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_twins(g, rng, 0.3))
+    rng, rate = probe_rng(choice_seed), per_profile(quick=0.1, ci=0.3)
+    each_position(seed, choice_seed, policy, lambda g: check_twins(g, rng, rate))
 
 
 def mid_game(seed: int = 5, decisions: int = 120) -> GameState:
@@ -440,23 +415,13 @@ def check_redeal(game: GameState, rng: random.Random, rate: float) -> None:
         play_some(redeal(game, game.to_move, rng), rng, 20)
 
 
-@QUICK
+@EXAMPLES
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_redeal_keeps_the_view_and_deals_again(
     seed: int, choice_seed: int, policy: str, options: RulesOptions | None
 ) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_redeal(g, rng, 0.05), options)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_redeal_keeps_the_view_and_deals_again_slow(
-    seed: int, choice_seed: int, policy: str, options: RulesOptions | None
-) -> None:
-    rng = probe_rng(choice_seed)
-    each_position(seed, choice_seed, policy, lambda g: check_redeal(g, rng, 0.2), options)
+    rng, rate = probe_rng(choice_seed), per_profile(quick=0.05, ci=0.2)
+    each_position(seed, choice_seed, policy, lambda g: check_redeal(g, rng, rate), options)
 
 
 def test_redeal_of_a_sample_keeps_the_view() -> None:

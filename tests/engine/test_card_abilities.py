@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import IMPERIAL, REBEL, attached, legal, play, scenario, start, step, zone
 
 from rebelspace.engine import GameState, load_cards, load_scenario
+from tests.engine.helpers import IMPERIAL, REBEL, attached, legal, play, scenario, start, step, zone
 
 CARDS = load_cards()
 

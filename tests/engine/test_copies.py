@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import IMPERIAL, REBEL, legal, play, scenario
-
 from rebelspace.engine import GameState, load_cards, load_scenario, new_game
+from tests.engine.helpers import IMPERIAL, REBEL, legal, play, scenario
 
 YP = "Young Protagonist"
 CARDS = load_cards().with_changes({YP: {"count": 2}, "Battle Walkers": {"count": 3}})

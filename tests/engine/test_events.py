@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import IMPERIAL, REBEL, play, scenario, start
 
 from rebelspace.engine import (
     EVENT_TYPES,
@@ -38,6 +37,7 @@ from rebelspace.engine import (
 )
 from rebelspace.engine import events as ev
 from rebelspace.engine.events import from_json
+from tests.engine.helpers import IMPERIAL, REBEL, play, scenario, start
 
 GOLDEN = Path(__file__).parent / "golden"
 

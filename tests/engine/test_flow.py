@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import IMPERIAL, REBEL, legal, play, start, step
 
 import rebelspace
 from rebelspace.engine import GameState, RulesOptions, new_game
 from rebelspace.engine.rules import attack, battle
 from rebelspace.engine.rules.flow import Automation
 from rebelspace.engine.state import FORM, STEP_NAMES, Outcome
+from tests.engine.helpers import IMPERIAL, REBEL, legal, play, start, step
 
 SRC = Path(rebelspace.__file__).resolve().parent
 RULES = SRC / "engine" / "rules"

@@ -27,13 +27,13 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from common import check_each, history_texts, rules_options
 from rebelspace.engine import (
     ActionError,
     CardDB,
@@ -68,17 +68,10 @@ from rebelspace.engine.state import (
 )
 from rebelspace.engine.tables import AB_CONVERT
 from rebelspace.engine.values import rating
+from tests.common import check_each, history_texts, per_profile, rules_options
 
-# ----------------------------------------------------------------------------- profiles
-
-# Whole games per property: quick for every run, slow for the thorough (``-m slow``) run.
-QUICK = settings(
-    max_examples=60,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-SLOW = settings(QUICK, max_examples=300)
+# Each property plays as many whole games as the Hypothesis profile says (tests/conftest.py);
+# a few choose their own counts below.
 
 MAX_DECISIONS = 5000  # random games take a few hundred decisions; this is the R9 bound we test
 ATTACK_STEPS = frozenset({FORM, ION, BLOCK, TARGET, TRICKS, CASUALTY})
@@ -189,7 +182,7 @@ def locations(game: GameState) -> dict[int, str]:
         assert card not in where, f"{game.name(card)} ({card}) is in {where[card]} and {place}"
         where[card] = place
 
-    in_play = set()
+    in_play: set[int] = set()
     for p in (0, 1):
         for zone in ("deck", "hand", "discard", "active", "inactive"):
             for c in getattr(game, zone)[p]:
@@ -299,7 +292,7 @@ def check_structure(game: GameState) -> None:
         assert len(game.groups) <= opts.max_groups, "more groups than R32 allows"
         n = len(game.groups)
         assert len(game.gkind) == len(game.blocks) == len(game.targets) == n
-        fighting = set()
+        fighting: set[int] = set()
         for g in range(n):
             fighting.update(game.groups[g], game.blocks[g])
             if game.targets[g] >= 0:
@@ -348,34 +341,26 @@ def check_structure(game: GameState) -> None:
             assert game.to_move == expected, f"wrong player to move in {game.step}"
 
 
+def check_conservation_and_structure(game: GameState) -> None:
+    check_conservation(game)
+    check_structure(game)
+
+
 def test_conservation_and_structure_hold_in_every_position() -> None:
     """A fixed game first, so that a broken engine fails here with a short, stable report."""
-    each_position(7, 7, "eager", None, lambda g: (check_conservation(g), check_structure(g)))
+    each_position(7, 7, "eager", None, check_conservation_and_structure)
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_cards_are_conserved(seed: int, choice_seed: int, policy: str, options: Any) -> None:
     each_position(seed, choice_seed, policy, options, check_conservation)
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_zones_and_battle_bookkeeping_stay_consistent(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
     each_position(seed, choice_seed, policy, options, check_structure)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_cards_are_conserved_and_structure_holds_slow(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    each_position(
-        seed, choice_seed, policy, options, lambda g: (check_conservation(g), check_structure(g))
-    )
 
 
 # ----------------------------------------------------------------------------- 2. games end
@@ -401,21 +386,13 @@ def check_finished(game: GameState) -> None:
         assert game.log_lines()[-1].startswith(f"{out.winner_name} wins")
 
 
-@QUICK
+# Checking only the end of a game is cheap: many more games than the other properties.
+@settings(max_examples=per_profile(quick=60, ci=1500))
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_games_end_with_the_loser_out_of_cards(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
     check_finished(play(seed, choice_seed, policy, options))
-
-
-@pytest.mark.slow
-@settings(SLOW, max_examples=1500)
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_games_end_with_the_loser_out_of_cards_slow(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    check_finished(play(seed, choice_seed, policy, options, log=False))
 
 
 # ----------------------------------------------------------------------------- edited cards
@@ -466,18 +443,10 @@ def check_edited_cards(
     check_replay(game)
 
 
-@settings(QUICK, max_examples=30)
+# Every check on every position of each game: fewer games than the other properties.
+@settings(max_examples=per_profile(quick=30, ci=200))
 @given(game_seeds, choice_seeds, policies, maybe_options, edited_cards())
 def test_properties_hold_for_edited_card_lists(
-    seed: int, choice_seed: int, policy: str, options: Any, cards: CardDB
-) -> None:
-    check_edited_cards(seed, choice_seed, policy, options, cards)
-
-
-@pytest.mark.slow
-@settings(SLOW, max_examples=200)
-@given(game_seeds, choice_seeds, policies, maybe_options, edited_cards())
-def test_properties_hold_for_edited_card_lists_slow(
     seed: int, choice_seed: int, policy: str, options: Any, cards: CardDB
 ) -> None:
     check_edited_cards(seed, choice_seed, policy, options, cards)
@@ -519,18 +488,8 @@ def check_replay_cut(seed: int, choice_seed: int, policy: str, options: Any, sto
     check_replay(game)
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options, st.floats(0, 1))
 def test_replay_of_a_record_equals_the_game(
-    seed: int, choice_seed: int, policy: str, options: Any, stop: float
-) -> None:
-    check_replay_cut(seed, choice_seed, policy, options, stop)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options, st.floats(0, 1))
-def test_replay_of_a_record_equals_the_game_slow(
     seed: int, choice_seed: int, policy: str, options: Any, stop: float
 ) -> None:
     check_replay_cut(seed, choice_seed, policy, options, stop)
@@ -553,7 +512,7 @@ def near_miss_text(game: GameState, rng: random.Random) -> str:
 
 def expect_unchanged(
     game: GameState,
-    attempt: Callable[[], None],
+    attempt: Callable[[], object],
     *,
     names: str,
     error: type[ActionError] = IllegalActionError,
@@ -581,10 +540,11 @@ def probe_illegal(game: GameState, rng: random.Random) -> None:
         assert not game.is_legal(a)
         form = rng.choice(["id", "text", "action"])
         arg: Any = a if form == "id" else space.text(a) if form == "text" else space[a]
-        message = expect_unchanged(game, lambda arg=arg: game.apply(arg), names=space.text(a))
+        message = expect_unchanged(game, partial(game.apply, arg), names=space.text(a))
         assert "not legal" in message
     text = rng.choice([junk_text(rng), near_miss_text(game, rng)]) if legal else junk_text(rng)
     if not game.is_legal(text):
+        error: type[ActionError]
         try:  # a text that happens to be an action is named in its usual spelling
             named, error = repr(space.text(space.parse(text))), IllegalActionError
         except InvalidActionError:  # not an action at all
@@ -632,18 +592,8 @@ def check_illegal_probes(seed: int, choice_seed: int, policy: str, options: Any)
     assert probed == clean and probed.events == clean.events and probed.history == clean.history
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_illegal_actions_change_nothing(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    check_illegal_probes(seed, choice_seed, policy, options)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_illegal_actions_change_nothing_slow(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
     check_illegal_probes(seed, choice_seed, policy, options)
@@ -818,19 +768,10 @@ def check_views(seed: int, choice_seed: int, policy: str, options: Any, rate: fl
     each_position(seed, choice_seed, policy, options, check)
 
 
-@QUICK
+@settings(max_examples=per_profile(quick=60, ci=250))
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_views_hide_what_r5_hides(seed: int, choice_seed: int, policy: str, options: Any) -> None:
-    check_views(seed, choice_seed, policy, options, rate=0.2)
-
-
-@pytest.mark.slow
-@settings(SLOW, max_examples=250)
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_views_hide_what_r5_hides_slow(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    check_views(seed, choice_seed, policy, options, rate=0.25)
+    check_views(seed, choice_seed, policy, options, rate=per_profile(quick=0.2, ci=0.25))
 
 
 # ----------------------------------------------------------------------------- 6. actions
@@ -936,18 +877,8 @@ def casualty_choices(game: GameState) -> set[str]:
     }
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_legal_actions_are_well_formed(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    each_position(seed, choice_seed, policy, options, check_legal_actions)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_legal_actions_are_well_formed_slow(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
     each_position(seed, choice_seed, policy, options, check_legal_actions)
@@ -1025,21 +956,11 @@ def check_clones(seed: int, choice_seed: int, policy: str, options: Any, rate: f
     assert probed == play(seed, choice_seed, policy, options)
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_clones_are_equal_and_independent(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
-    check_clones(seed, choice_seed, policy, options, rate=0.1)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_clones_are_equal_and_independent_slow(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    check_clones(seed, choice_seed, policy, options, rate=0.3)
+    check_clones(seed, choice_seed, policy, options, rate=per_profile(quick=0.1, ci=0.3))
 
 
 # Slots that do not decide the game: shared context, the seed (the generator state ``rng``
@@ -1110,18 +1031,8 @@ def check_determinism(seed: int, choice_seed: int, policy: str, options: Any) ->
     assert new_game(seed, options=options) == new_game(seed, options=options)
 
 
-@QUICK
 @given(game_seeds, choice_seeds, policies, maybe_options)
 def test_same_seed_and_choices_give_the_same_game(
-    seed: int, choice_seed: int, policy: str, options: Any
-) -> None:
-    check_determinism(seed, choice_seed, policy, options)
-
-
-@pytest.mark.slow
-@SLOW
-@given(game_seeds, choice_seeds, policies, maybe_options)
-def test_same_seed_and_choices_give_the_same_game_slow(
     seed: int, choice_seed: int, policy: str, options: Any
 ) -> None:
     check_determinism(seed, choice_seed, policy, options)

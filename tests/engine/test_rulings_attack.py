@@ -7,10 +7,10 @@ casualties and damage are in test_rulings_battle.py.
 from __future__ import annotations
 
 import pytest
-from helpers import IMPERIAL, REBEL, legal, play, start, step, zone
 
 from rebelspace.engine import GameState, IllegalActionError
 from rebelspace.engine.state import GROUND_BATTLE, SPACE_BATTLE
+from tests.engine.helpers import IMPERIAL, REBEL, legal, play, start, step, zone
 
 # ----------------------------------------------------------------------------- R11 who may attack
 
@@ -664,9 +664,8 @@ def test_r36_multiple_targets_is_played_by_the_attacking_player_only() -> None:
 def test_r14_a_second_ion_cannon_fires_after_the_first_emptied_a_group() -> None:
     # An edited list with two Ion Cannons: the first takes the only Ship of group 2, leaving it
     # empty; the second still decides, and the empty group fights no battle.
-    from helpers import scenario
-
     from rebelspace.engine import load_cards, load_scenario
+    from tests.engine.helpers import scenario
 
     cards = load_cards().with_changes({"Ion Cannon": {"count": 2}})
     s = load_scenario(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import (
+from tests.engine.helpers import (
     IMPERIAL,
     REBEL,
     attached,

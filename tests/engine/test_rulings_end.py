@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
 
 from rebelspace.engine import IllegalActionError
+from tests.engine.helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
 
 # ----------------------------------------------------------------------------- R23 deploy
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
 
 from rebelspace.engine import IllegalActionError, RulesOptions, load_cards, new_game
 from rebelspace.engine.cards import deck_report
 from rebelspace.engine.options import OptionsError
+from tests.engine.helpers import IMPERIAL, REBEL, attached, legal, play, start, step, zone
 
 # ----------------------------------------------------------------------------- R1 deck lists
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 import re
 
-from helpers import play, start
-
 from rebelspace.engine import GameState, new_game
 from rebelspace.engine.tally import Tally
+from tests.engine.helpers import play, start
 
 THROUGH = re.compile(r"gets through for (\d+) damage")
 

@@ -220,7 +220,8 @@ def test_a_searched_hero_is_shown_to_both() -> None:
     """R26: the hero taken from the deck is shown to both players."""
     game = spy_position()
     game.apply("play Recruit for Princess")
-    assert "Princess" in game.view(REBEL).you.hand
+    hand = game.view(REBEL).you.hand
+    assert hand is not None and "Princess" in hand
     assert game.view(IMPERIAL).opponent_known_hand == ("Princess",)
     assert game.view(REBEL).opponent_known_hand == ()
     line = "Rebel plays Recruit and takes Princess from the deck; the deck is shuffled"

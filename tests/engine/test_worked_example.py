@@ -12,9 +12,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import IMPERIAL, REBEL, budget, casualty_outcomes, legal, play, start, step, zone
-
 from rebelspace.engine import load_scenario_file
+from tests.engine.helpers import (
+    IMPERIAL,
+    REBEL,
+    budget,
+    casualty_outcomes,
+    legal,
+    play,
+    start,
+    step,
+    zone,
+)
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 GROUP = ["Princess", "Rebel Soldier", "Rebel Soldier", "Grav Cycles", "Air Speeders"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from common import twin
 from rebelspace.engine import GameState, RulesOptions, new_game
+from tests.common import twin
 
 __all__ = ["random_states", "twin"]
 

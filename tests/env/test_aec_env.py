@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils import wrappers
@@ -110,10 +111,11 @@ def test_illegal_action_in_wrapped_env_loses_the_game() -> None:
 def test_spaces_and_rules_options() -> None:
     e = raw_env(options=RulesOptions(max_groups=3))
     e.reset(seed=0)
-    space = e.observation_space("rebel")
+    space, actions = e.observation_space("rebel"), e.action_space("imperial")
+    assert isinstance(space, spaces.Dict) and isinstance(actions, spaces.Discrete)
     obs = e.observe("rebel")
     assert space.contains(obs)
-    assert e.action_space("imperial").n == e.game.ctx.space.size  # type: ignore[union-attr]
+    assert e.game is not None and actions.n == e.game.ctx.space.size
     assert obs["observation"].shape == space["observation"].shape
 
 

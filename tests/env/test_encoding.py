@@ -7,12 +7,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from env_helpers import random_states, twin
 
 from rebelspace.engine import RulesOptions, new_game
 from rebelspace.engine.sampling import sample_state
 from rebelspace.env import encoding
 from rebelspace.env.encoding import encode, encoder_for, layout, observation_size
+from tests.env.env_helpers import random_states, twin
 
 
 def test_layout_is_documented() -> None:

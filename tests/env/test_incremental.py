@@ -6,11 +6,11 @@ import random
 
 import numpy as np
 import pytest
-from env_helpers import random_states, twin
 
 from rebelspace.engine import GameState, RulesOptions
 from rebelspace.env.encoding import encode, encoder_for
 from rebelspace.env.incremental import IncrementalEncoder
+from tests.env.env_helpers import random_states, twin
 
 
 def _observers(game: GameState) -> tuple[IncrementalEncoder, IncrementalEncoder]:

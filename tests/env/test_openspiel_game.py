@@ -8,7 +8,6 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from env_helpers import random_states, twin
 
 from rebelspace.agents.registry import AgentSpecError, make_agent
 from rebelspace.engine import RulesOptions, new_game
@@ -22,6 +21,7 @@ from rebelspace.env.openspiel_game import (
     state_from_view,
 )
 from rebelspace.sim import play_out
+from tests.env.env_helpers import random_states, twin
 
 
 def test_game_type_and_info() -> None:

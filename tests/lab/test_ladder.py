@@ -23,12 +23,13 @@ def test_the_budget_caps_the_games_of_slow_rungs() -> None:
 
 
 def _point(rung: str, rating: float, low: float, high: float) -> dict[str, object]:
-    side = {"value": (low + high) / 2, "ci95": [low, high]}
+    mid = (low + high) / 2
+    side = {"value": mid, "ci95": [low, high]}
     return {
         "rung": rung,
         "rating": rating,
         "games": 100,
-        "rebel_win_rate": {"value": 0.5 + side["value"], "ci95": [0.5 + low, 0.5 + high]},
+        "rebel_win_rate": {"value": 0.5 + mid, "ci95": [0.5 + low, 0.5 + high]},
         "rebel_side_advantage": side,
         "first_move_advantage": {"value": 0.0, "ci95": [-0.05, 0.05]},
     }

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +30,7 @@ BASE = RunSettings.build(("heuristic", "heuristic"), 3)
 
 
 @pytest.fixture()
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     with Store(tmp_path / "lab.sqlite") as s:
         run_balance(BASE, 40, s, workers=1, progress=False)
         yield s
@@ -75,7 +77,7 @@ def test_report_writes_html_with_plots_and_the_same_numbers_as_json(
 
 
 def test_findings_say_which_side_is_favoured_with_the_interval() -> None:
-    summary = {
+    summary: dict[str, Any] = {
         "run": {"agents": ["heuristic", "heuristic"], "games": 1000},
         "sides": {
             "rebel": {"rate": 0.8, "ci95": [0.77, 0.83]},

@@ -13,10 +13,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from server_helpers import FakeTime
-from server_process import ServerProcess
-
 from rebelspace.server.app import create_app
+from tests.server.server_helpers import FakeTime
+from tests.server.server_process import ServerProcess
 
 
 @pytest.fixture
@@ -45,7 +44,5 @@ def timed_client(db_path: str, fake_time: FakeTime) -> Iterator[TestClient]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A real `rebelspace serve` process on a free port, games in a temporary SQLite file."""
-    proc = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log")
-    proc.start()
-    yield proc
-    proc.stop()
+    with ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log") as proc:
+        yield proc

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
+# jsonschema ships no type information (its stubs are the separate types-jsonschema).
+from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "protocol.schema.json"
 

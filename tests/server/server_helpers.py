@@ -9,9 +9,9 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
-from schema_helpers import check_schema
 
 from rebelspace.engine import GameState, event_json, load_scenario, replay
+from tests.server.schema_helpers import check_schema
 
 SEATS = ("rebel", "imperial")
 

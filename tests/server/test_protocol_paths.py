@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from server_helpers import create, tokens
 
 from rebelspace.server.app import create_app
+from tests.server.server_helpers import create, tokens
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 

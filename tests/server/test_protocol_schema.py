@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from schema_helpers import check_schema, load_schema, schema_validator
-from server_helpers import (
+
+from rebelspace.engine import EVENT_TYPES, to_record
+from tests.server.schema_helpers import check_schema, load_schema, schema_validator
+from tests.server.server_helpers import (
     FakeTime,
     check_state_message,
     create,
@@ -27,8 +29,6 @@ from server_helpers import (
     states_by_version,
     tokens,
 )
-
-from rebelspace.engine import EVENT_TYPES, to_record
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
@@ -80,6 +80,7 @@ def test_every_event_type_is_in_the_schema_with_its_fields() -> None:
     for cls in EVENT_TYPES:
         ref = selected[cls.type]
         sub = defs[ref.rsplit("/", 1)[1]]
+        assert dataclasses.is_dataclass(cls), cls
         fields = {"type", "seq"} | {f.name for f in dataclasses.fields(cls)}
         assert set(sub["properties"]) == fields, cls.type
         assert set(sub["required"]) == fields, cls.type
@@ -95,6 +96,7 @@ def test_every_event_type_is_documented_in_the_protocol() -> None:
     for cls in EVENT_TYPES:
         row = re.search(rf"^\| `{cls.type}` \|(.*)$", events, re.MULTILINE)
         assert row, f"docs/protocol.md, Events: no row for {cls.type}"
+        assert dataclasses.is_dataclass(cls), cls
         for f in dataclasses.fields(cls):
             assert f"`{f.name}`" in row.group(1), f"{cls.type}: field {f.name} not documented"
     assert "invalid_action" in text and "`seq`" in events

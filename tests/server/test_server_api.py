@@ -12,11 +12,20 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, auth, create, error, scenario_message, state, tokens, wait_turn
 
 from rebelspace.cli import main
 from rebelspace.server.app import create_app
 from rebelspace.server.computer import ComputerPlayers
+from tests.server.server_helpers import (
+    act,
+    auth,
+    create,
+    error,
+    scenario_message,
+    state,
+    tokens,
+    wait_turn,
+)
 
 
 def play_to_the_end(client: TestClient, game_id: str, toks: dict[str, str], seed: int) -> dict:

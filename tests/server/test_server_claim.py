@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import FakeTime, error, online_game, post, state, wake_timers
-from server_process import HTTP, ServerProcess
-from ws_helpers import receive_until
+
+from tests.server.server_helpers import FakeTime, error, online_game, post, state, wake_timers
+from tests.server.server_process import HTTP, ServerProcess
+from tests.server.ws_helpers import receive_until
 
 
 def claim_of(msg: dict[str, Any]) -> int | None:

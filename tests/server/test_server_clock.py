@@ -9,10 +9,18 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import FakeTime, create, error, online_game, post, state, wake_timers
-from ws_helpers import receive_until
 
 from rebelspace.server.app import create_app
+from tests.server.server_helpers import (
+    FakeTime,
+    create,
+    error,
+    online_game,
+    post,
+    state,
+    wake_timers,
+)
+from tests.server.ws_helpers import receive_until
 
 CLOCK = {"initial_s": 10, "increment_s": 5}
 

@@ -9,8 +9,8 @@ import threading
 from functools import partial
 from typing import Any
 
-from server_helpers import tokens
-from server_process import HTTP, ServerProcess
+from tests.server.server_helpers import tokens
+from tests.server.server_process import HTTP, ServerProcess
 
 
 def bearer(token: str) -> dict[str, str]:

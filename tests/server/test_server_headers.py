@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import auth, create, error, tokens
+
+from tests.server.server_helpers import auth, create, error, tokens
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

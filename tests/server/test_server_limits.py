@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, create, error, state, tokens
 from starlette.websockets import WebSocketDisconnect
 
 from rebelspace.engine import default_cards, new_game
@@ -22,6 +21,7 @@ from rebelspace.server.app import create_app
 from rebelspace.server.games import Session, cards_text
 from rebelspace.server.limits import ClientLimits, Rate, TokenBuckets, parse_rate
 from rebelspace.server.store import SCHEMA_VERSION, Store
+from tests.server.server_helpers import act, create, error, state, tokens
 
 
 def test_a_token_bucket_allows_a_burst_then_its_rate() -> None:

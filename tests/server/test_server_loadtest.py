@@ -9,10 +9,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from server_process import ServerProcess
 
 from rebelspace.cli import main as cli_main
 from rebelspace.server.loadtest import percentile
+from tests.server.server_process import ServerProcess
 
 
 def main(args: list[str]) -> int:

@@ -9,11 +9,11 @@ import logging
 from pathlib import Path
 
 import pytest
-from server_process import HTTP, ServerProcess
 from uvicorn.logging import AccessFormatter, DefaultFormatter
 from websockets.sync.client import connect
 
 from rebelspace.server.security import REDACTED, RedactSecrets, install_log_filter, redact
+from tests.server.server_process import HTTP, ServerProcess
 
 
 def record(name: str, msg: str, *args: object) -> logging.LogRecord:

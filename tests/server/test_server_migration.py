@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from server_helpers import auth, post, state
 
 from rebelspace.engine import default_cards, new_game
 from rebelspace.server.app import create_app
 from rebelspace.server.games import cards_text
 from rebelspace.server.store import SCHEMA_VERSION, hash_text, hash_token
+from tests.server.server_helpers import auth, post, state
 
 # The schema of user_version 2, as that server created it.
 SCHEMA_2 = """

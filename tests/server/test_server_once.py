@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, auth, create, error, state, tokens
-from server_process import HTTP, ServerProcess
 from websockets.sync.client import ClientConnection, connect
 
 from rebelspace.server.app import create_app
 from rebelspace.server.store import StaleVersionError, Store
+from tests.server.server_helpers import act, auth, create, error, state, tokens
+from tests.server.server_process import HTTP, ServerProcess
 
 
 def test_the_same_deploy_sent_twice_is_applied_once(client: TestClient) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import create, error, online_game, post, state, tokens, wait_turn
+
+from tests.server.server_helpers import create, error, online_game, post, state, tokens, wait_turn
 
 
 def resign(client: TestClient, gid: str, token: str) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from schema_helpers import check_view
-from server_helpers import create, error, online_game, post, state, tokens
 
 from rebelspace.engine import GameState, event_json, replay
+from tests.server.schema_helpers import check_view
+from tests.server.server_helpers import create, error, online_game, post, state, tokens
 
 SEATS = ("rebel", "imperial")
 

@@ -8,8 +8,9 @@ import json
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import act, auth, create, error, online_game, post, state, tokens
-from ws_helpers import receive_until
+
+from tests.server.server_helpers import act, auth, create, error, online_game, post, state, tokens
+from tests.server.ws_helpers import receive_until
 
 RESIGNED_BY_REBEL = {"winner": "imperial", "reason": "resign"}
 

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_helpers import create, tokens, wait_turn
-from server_process import HTTP, ServerProcess
 
 from rebelspace.engine import replay
 from rebelspace.server.app import create_app
 from rebelspace.server.computer import ComputerPlayers
+from tests.server.server_helpers import create, tokens, wait_turn
+from tests.server.server_process import HTTP, ServerProcess
 
 
 def get(url: str, token: str | None = None) -> dict[str, Any]:

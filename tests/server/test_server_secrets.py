@@ -10,11 +10,17 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import SEATS, check_state_message, create, states_by_version, tokens
-from ws_helpers import Messages, play_over_websockets
 
 from rebelspace.engine import GameState
 from rebelspace.server.games import Session
+from tests.server.server_helpers import (
+    SEATS,
+    check_state_message,
+    create,
+    states_by_version,
+    tokens,
+)
+from tests.server.ws_helpers import Messages, play_over_websockets
 
 
 def check_all(client: TestClient, game_id: str, received: Messages) -> list[GameState]:

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import act, auth, create, error, state, tokens, wait_turn
+
+from tests.server.server_helpers import act, auth, create, error, state, tokens, wait_turn
 
 
 def undo(client: TestClient, gid: str, token: str) -> Any:
@@ -142,8 +143,9 @@ def test_the_computer_answers_the_same_in_another_server(client: TestClient, tmp
 
 def aggressive(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """A policy that attacks with everything and never blocks: damage soon gets through."""
-    order = ("draw", "form_ground", "form_space", "attack", "done_blocking", "done_targeting")
-    order += ("pass", "deploy", "done_deploying", "end_turn", "discard", "pick", "no_attack")
+    order: tuple[str, ...] = ("draw", "form_ground", "form_space", "attack", "done_blocking")
+    order += ("done_targeting", "pass", "deploy", "done_deploying", "end_turn", "discard", "pick")
+    order += ("no_attack",)
     return min(legal, key=lambda a: order.index(a["kind"]) if a["kind"] in order else 99)
 
 

@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from server_process import HTTP, ServerProcess
+from tests.server.server_process import HTTP, ServerProcess
 
 # The player takes the Imperial seat: the computer plays the Rebel, who moves first.
 GAME = {"mode": "computer", "side": "imperial", "opponent": "ismcts", "level": "hard", "seed": 5}

@@ -7,10 +7,11 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import create, state, tokens
-from server_process import HTTP, ServerProcess
 from starlette.websockets import WebSocketDisconnect
-from ws_helpers import receive_until
+
+from tests.server.server_helpers import create, state, tokens
+from tests.server.server_process import HTTP, ServerProcess
+from tests.server.ws_helpers import receive_until
 
 
 def test_bad_messages_get_errors_and_the_connection_stays(client: TestClient) -> None:

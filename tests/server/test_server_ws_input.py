@@ -12,9 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import create, state, tokens
 from starlette.websockets import WebSocketDisconnect
-from ws_helpers import receive_until
+
+from tests.server.server_helpers import create, state, tokens
+from tests.server.ws_helpers import receive_until
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),

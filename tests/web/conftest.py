@@ -12,20 +12,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_harness import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Server
+
+from tests.server.server_process import ServerProcess
+from tests.web.web_harness import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SERVE_ARGS
 
 
 @pytest.fixture
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProcess]:
     """The server; a test parametrized indirectly with a number gets its REST answers to
     actions that many seconds after the WebSocket push."""
     delay = float(getattr(request, "param", 0.0))
-    srv = Server(tmp_path / "games.sqlite3", tmp_path / "server.log", answer_delay=delay)
-    srv.start()
-    try:
+    extra = [*SERVE_ARGS, "--test-answer-delay", str(delay)] if delay else SERVE_ARGS
+    with ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log", extra) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 @pytest.fixture(scope="session")

@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from axe import assert_accessible
-from web_clicker import Clicker
-from web_harness import Server, settings_script
+
+from tests.server.server_process import ServerProcess
+from tests.web.axe import assert_accessible
+from tests.web.web_clicker import Clicker
+from tests.web.web_harness import settings_script
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -24,7 +26,7 @@ def new_page(browser: Any, size: tuple[int, int], errors: list[str]) -> Any:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_lobby_has_no_serious_accessibility_violation(
-    server: Server, browser: Any, size: tuple[int, int]
+    server: ServerProcess, browser: Any, size: tuple[int, int]
 ) -> None:
     errors: list[str] = []
     page = new_page(browser, size, errors)
@@ -37,7 +39,7 @@ def test_lobby_has_no_serious_accessibility_violation(
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_table_has_no_serious_accessibility_violation(
-    server: Server, browser: Any, size: tuple[int, int]
+    server: ServerProcess, browser: Any, size: tuple[int, int]
 ) -> None:
     errors: list[str] = []
     page = new_page(browser, size, errors)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from web_harness import Server
 
 from rebelspace.engine import CardDB, default_cards, new_game
 from rebelspace.engine.actions import Kind
 from rebelspace.engine.cards import cards_from_data
 from rebelspace.engine.views import action_view
+from tests.server.server_process import ServerProcess
 
 PLACE = {
     Kind.DRAW: "button",
@@ -62,7 +62,9 @@ def copied_heroes() -> CardDB:
 
 
 @pytest.mark.parametrize("cards", ["printed", "copied heroes"])
-def test_every_action_gets_its_place_and_words(server: Server, browser: Any, cards: str) -> None:
+def test_every_action_gets_its_place_and_words(
+    server: ServerProcess, browser: Any, cards: str
+) -> None:
     game = new_game(seed=1, cards=copied_heroes() if cards == "copied heroes" else None)
     space = game.action_space
     views = [action_view(game, a.id) for a in space.actions]
@@ -123,7 +125,7 @@ FOR_COPY = """async () => {
 }"""
 
 
-def test_a_click_on_one_copy_of_a_hero_means_that_copy(server: Server, browser: Any) -> None:
+def test_a_click_on_one_copy_of_a_hero_means_that_copy(server: ServerProcess, browser: Any) -> None:
     page = browser.new_page()
     page.goto(server.url)
     first, second, third, unknown = page.evaluate(FOR_COPY)
@@ -157,7 +159,7 @@ SELECTED_GROUP = """async () => {
 }"""
 
 
-def test_a_selected_group_limits_what_a_click_means(server: Server, browser: Any) -> None:
+def test_a_selected_group_limits_what_a_click_means(server: ServerProcess, browser: Any) -> None:
     page = browser.new_page()
     page.goto(server.url)
     page.wait_for_selector("#new-computer")

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_clicker import Clicker
-from web_harness import Server, settings_script
 
 from rebelspace.engine import GameState, new_game
+from tests.server.server_process import ServerProcess
+from tests.web.web_clicker import Clicker
+from tests.web.web_harness import settings_script
 
 
 def open_page(browser: Any, url: str, errors: list[str], **settings: Any) -> Any:
@@ -40,10 +41,16 @@ def open_page(browser: Any, url: str, errors: list[str], **settings: Any) -> Any
 def turn_of(page: Any) -> int:
     """The turn number in the status bar (0 while no table is shown, e.g. a hot-seat hand-over)."""
     el = page.query_selector("#phase")
-    return int(re.search(r"Turn (\d+)", el.inner_text()).group(1)) if el else 0
+    if not el:
+        return 0
+    m = re.search(r"Turn (\d+)", el.inner_text())
+    assert m, el.inner_text()
+    return int(m.group(1))
 
 
-def api(server: Server, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+def api(
+    server: ServerProcess, method: str, path: str, token: str | None = None, body: Any = None
+) -> Any:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(f"{server.url}{path}", data=data, method=method)
     req.add_header("Content-Type", "application/json")
@@ -88,7 +95,7 @@ def ratings(unit: dict[str, Any]) -> list[str]:
     return [f"G {unit['ground']}", f"S {unit['space']}", f"D {unit['damage']}"]
 
 
-def check_table_numbers(page: Any, server: Server, tally: Counter[str]) -> None:
+def check_table_numbers(page: Any, server: ServerProcess, tally: Counter[str]) -> None:
     """The numbers on the table are the page's latest state message's (read again over REST:
     this runs when it is the page's decision, so the game stands still): every unit's current
     ratings, and for each battle group its value and, when it shows "unblocked: N damage", the
@@ -143,7 +150,7 @@ def start_computer_game(page: Any, side: str = "rebel") -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("server", [0.0, 0.15], ids=["prompt", "answers-150ms-late"], indirect=True)
 def test_whole_game_against_the_computer_by_clicking(
-    server: Server, browser: Any, artifacts: Path
+    server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
     # With the REST answers 150 ms late, the WebSocket push shows the next decision first:
     # the client must take that click (and not draw the same state twice under it).
@@ -180,7 +187,9 @@ def test_whole_game_against_the_computer_by_clicking(
 
 
 @pytest.mark.slow
-def test_online_game_in_two_browser_contexts(server: Server, browser: Any, artifacts: Path) -> None:
+def test_online_game_in_two_browser_contexts(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
     errors: list[str] = []
     host = open_page(browser, server.url, errors)
     host.select_option("#online-side", "rebel")
@@ -226,7 +235,9 @@ def test_online_game_in_two_browser_contexts(server: Server, browser: Any, artif
     assert errors == []
 
 
-def test_reload_and_server_restart_mid_game(server: Server, browser: Any, artifacts: Path) -> None:
+def test_reload_and_server_restart_mid_game(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     start_computer_game(page)
@@ -264,7 +275,7 @@ def test_reload_and_server_restart_mid_game(server: Server, browser: Any, artifa
     assert errors == [] or all("WebSocket" in e or "ERR_CONNECTION" in e for e in errors)
 
 
-def test_lobby_links_and_errors(server: Server, browser: Any) -> None:
+def test_lobby_links_and_errors(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     page.fill("#join-link", "not a link")
@@ -277,7 +288,9 @@ def test_lobby_links_and_errors(server: Server, browser: Any) -> None:
     assert page.query_selector("#new-computer") is not None  # back in the lobby
 
 
-def test_hotseat_hands_the_screen_over(server: Server, browser: Any, artifacts: Path) -> None:
+def test_hotseat_hands_the_screen_over(
+    server: ServerProcess, browser: Any, artifacts: Path
+) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     page.click("#new-hotseat")
@@ -307,7 +320,7 @@ def test_hotseat_hands_the_screen_over(server: Server, browser: Any, artifacts: 
     assert errors == []
 
 
-def test_undo_against_the_computer(server: Server, browser: Any) -> None:
+def test_undo_against_the_computer(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     start_computer_game(page)
@@ -335,7 +348,7 @@ def test_undo_against_the_computer(server: Server, browser: Any) -> None:
     assert errors == []
 
 
-def test_hotseat_undo_is_asked_and_allowed(server: Server, browser: Any) -> None:
+def test_hotseat_undo_is_asked_and_allowed(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     page.click("#new-hotseat")
@@ -447,7 +460,7 @@ def seeded_shields_position() -> tuple[int, list[tuple[int, int]], GameState]:
 
 
 def test_shields_and_an_equipped_hero_show_the_servers_numbers(
-    server: Server, browser: Any, artifacts: Path
+    server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
     seed, plies, game = seeded_shields_position()
     created = api(server, "POST", "/api/games", body={"mode": "hotseat", "seed": seed})
@@ -525,7 +538,7 @@ def test_shields_and_an_equipped_hero_show_the_servers_numbers(
 
 
 def test_keyboard_play_keeps_the_focus_on_the_current_decision(
-    server: Server, browser: Any
+    server: ServerProcess, browser: Any
 ) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
@@ -554,7 +567,7 @@ def test_keyboard_play_keeps_the_focus_on_the_current_decision(
     assert errors == []
 
 
-def test_a_cards_full_text_shows_on_hover_and_focus(server: Server, browser: Any) -> None:
+def test_a_cards_full_text_shows_on_hover_and_focus(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     start_computer_game(page)
@@ -584,7 +597,7 @@ def test_a_cards_full_text_shows_on_hover_and_focus(server: Server, browser: Any
     assert errors == []
 
 
-def test_an_only_choice_is_made_after_a_visible_note(server: Server, browser: Any) -> None:
+def test_an_only_choice_is_made_after_a_visible_note(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     # The default setting: an only choice (a lone "Pass") is not waited for.
     page = open_page(browser, server.url, errors, confirm_forced=False)
@@ -604,7 +617,7 @@ def test_an_only_choice_is_made_after_a_visible_note(server: Server, browser: An
     assert errors == []
 
 
-def test_the_draw_is_one_choice_of_how_many_cards(server: Server, browser: Any) -> None:
+def test_the_draw_is_one_choice_of_how_many_cards(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     start_computer_game(page)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from axe import assert_accessible
-from web_harness import Server
-from web_pages import api, open_page
+from tests.server.server_process import ServerProcess
+from tests.web.axe import assert_accessible
+from tests.web.web_pages import api, open_page
 
 SHOWN = (
     "() => [...document.querySelectorAll('.gallery-card:not([hidden])')].map((c) => c.dataset.name)"
@@ -19,7 +19,7 @@ def shown(page: Any) -> list[str]:
     return list(page.evaluate(SHOWN))
 
 
-def test_gallery_lists_every_card_with_its_full_text(server: Server, browser: Any) -> None:
+def test_gallery_lists_every_card_with_its_full_text(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     cards = api(server, "GET", "/api/cards")["cards"]
     page = open_page(browser, f"{server.url}/cards", errors)
@@ -43,7 +43,7 @@ def test_gallery_lists_every_card_with_its_full_text(server: Server, browser: An
     assert errors == []
 
 
-def test_gallery_filters_by_side_and_type_and_searches(server: Server, browser: Any) -> None:
+def test_gallery_filters_by_side_and_type_and_searches(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     cards = api(server, "GET", "/api/cards")["cards"]
     page = open_page(browser, f"{server.url}/cards", errors)
@@ -72,7 +72,7 @@ def test_gallery_filters_by_side_and_type_and_searches(server: Server, browser: 
     assert errors == []
 
 
-def test_gallery_is_accessible(server: Server, browser: Any) -> None:
+def test_gallery_is_accessible(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, f"{server.url}/cards", errors)
     page.wait_for_selector("#gallery-list .gallery-card")
@@ -83,7 +83,9 @@ def test_gallery_is_accessible(server: Server, browser: Any) -> None:
     assert errors == []
 
 
-def test_gallery_reachable_from_the_lobby_and_the_table(server: Server, browser: Any) -> None:
+def test_gallery_reachable_from_the_lobby_and_the_table(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)
     page.click("#link-cards")

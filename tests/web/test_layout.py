@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_clicker import Clicker
-from web_harness import Server, settings_script
+
+from tests.server.server_process import ServerProcess
+from tests.web.web_clicker import Clicker
+from tests.web.web_harness import settings_script
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -69,7 +71,7 @@ def check_one_screen(page: Any, size: tuple[int, int], shots: Path, seen: set[st
 @pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_hand_prompt_and_buttons_stay_on_one_screen_for_a_whole_game(
-    server: Server, browser: Any, artifacts: Path, size: tuple[int, int]
+    server: ServerProcess, browser: Any, artifacts: Path, size: tuple[int, int]
 ) -> None:
     errors: list[str] = []
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})

@@ -11,22 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_clicker import Clicker
-from web_harness import Server
-from web_pages import ServerWith, api, online_game, open_page, seats_storage
+
+from tests.server.server_process import ServerProcess
+from tests.web.web_clicker import Clicker
+from tests.web.web_harness import SERVE_ARGS
+from tests.web.web_pages import api, online_game, open_page, seats_storage
 
 STORED = "(id) => (JSON.parse(localStorage.getItem('rebelspace.games')) || {})[id] || null"
 
 
 @pytest.fixture
-def quick_claim_server(tmp_path: Path) -> Iterator[Server]:
+def quick_claim_server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server that lets a seat claim the win 2 s after the opponent disconnected."""
-    srv = ServerWith(tmp_path / "games.sqlite3", tmp_path / "server.log", ["--claim-after", "2"])
-    srv.start()
-    try:
+    extra = [*SERVE_ARGS, "--claim-after", "2"]
+    with ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log", extra) as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def game_id_of(page: Any) -> str:
@@ -36,7 +35,7 @@ def game_id_of(page: Any) -> str:
 
 
 def host_and_guest(
-    server: Server, browser: Any, errors: list[str], clock: str = ""
+    server: ServerProcess, browser: Any, errors: list[str], clock: str = ""
 ) -> tuple[Any, Any]:
     """An online game made in the lobby by the host (Rebel) and joined by the guest's link."""
     host = open_page(browser, server.url, errors)
@@ -51,7 +50,7 @@ def host_and_guest(
 
 
 def test_resign_ends_the_game_for_both_players_and_a_spectator(
-    server: Server, browser: Any, artifacts: Path
+    server: ServerProcess, browser: Any, artifacts: Path
 ) -> None:
     errors: list[str] = []
     host, guest = host_and_guest(server, browser, errors)
@@ -76,7 +75,9 @@ def test_resign_ends_the_game_for_both_players_and_a_spectator(
     assert errors == []
 
 
-def test_rematch_swaps_the_sides_and_both_players_can_act(server: Server, browser: Any) -> None:
+def test_rematch_swaps_the_sides_and_both_players_can_act(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     host, guest = host_and_guest(server, browser, errors)
     old_id = game_id_of(host)
@@ -115,7 +116,7 @@ def test_rematch_swaps_the_sides_and_both_players_can_act(server: Server, browse
 
 
 def test_a_disconnected_opponent_can_be_claimed_against(
-    quick_claim_server: Server, browser: Any
+    quick_claim_server: ServerProcess, browser: Any
 ) -> None:
     server = quick_claim_server
     errors: list[str] = []
@@ -134,7 +135,7 @@ def test_a_disconnected_opponent_can_be_claimed_against(
     assert errors == []
 
 
-def test_a_clock_that_runs_out_ends_the_game(server: Server, browser: Any) -> None:
+def test_a_clock_that_runs_out_ends_the_game(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     game = online_game(server, clock={"initial_s": 10, "increment_s": 0})
     gid = game["game_id"]
@@ -168,7 +169,7 @@ def test_a_clock_that_runs_out_ends_the_game(server: Server, browser: Any) -> No
     assert errors == []
 
 
-def test_lobby_creates_a_game_with_the_chosen_clock(server: Server, browser: Any) -> None:
+def test_lobby_creates_a_game_with_the_chosen_clock(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     host, guest = host_and_guest(server, browser, errors, clock="300+3")
     host.wait_for_selector("#clock-rebel.running")
@@ -179,7 +180,7 @@ def test_lobby_creates_a_game_with_the_chosen_clock(server: Server, browser: Any
 
 
 def test_seat_link_opens_the_seat_on_another_device_without_sending_the_token(
-    server: Server, browser: Any
+    server: ServerProcess, browser: Any
 ) -> None:
     errors: list[str] = []
     host, guest = host_and_guest(server, browser, errors)
@@ -194,7 +195,7 @@ def test_seat_link_opens_the_seat_on_another_device_without_sending_the_token(
     phone.wait_for_selector("#prompt button.act-draw")  # the Rebel's decision, on this device
     assert phone.evaluate(STORED, game_id)["seats"] == {"rebel": token}
     # The fragment never reached the server.
-    assert token not in server.log_path.read_text()
+    assert token not in server.log.read_text()
     # A damaged link says so and stores nothing.
     broken = open_page(browser, f"{server.url}/seat/{game_id}#rebel", errors)
     broken.wait_for_selector("#error .message")
@@ -203,7 +204,7 @@ def test_seat_link_opens_the_seat_on_another_device_without_sending_the_token(
     assert errors == []
 
 
-def test_recent_games_list_the_browsers_games(server: Server, browser: Any) -> None:
+def test_recent_games_list_the_browsers_games(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     host, guest = host_and_guest(server, browser, errors)
     game_id = game_id_of(host)
@@ -228,7 +229,7 @@ def test_recent_games_list_the_browsers_games(server: Server, browser: Any) -> N
 
 
 def test_rematch_against_the_computer_starts_at_once_with_sides_swapped(
-    server: Server, browser: Any
+    server: ServerProcess, browser: Any
 ) -> None:
     errors: list[str] = []
     page = open_page(browser, server.url, errors)

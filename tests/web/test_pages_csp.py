@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,12 +16,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from web_harness import Server
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_process import ServerProcess  # noqa: E402  (tests/server: it takes extra_args)
-
-from rebelspace.server.security import FAVICON, FONTS_CSS, REDOC_JS, SWAGGER_CSS, SWAGGER_JS  # noqa: E402
+from rebelspace.server.security import FAVICON, FONTS_CSS, REDOC_JS, SWAGGER_CSS, SWAGGER_JS
+from tests.server.server_process import ServerProcess
+from tests.web.web_harness import SERVE_ARGS
 
 # Each `securitypolicyviolation` event of the page, kept where the test can read it. An init
 # script is Playwright's, not the page's: the policy does not apply to it.
@@ -96,7 +93,7 @@ def recorders(browser: Any) -> Iterator[list[Recorder]]:
         r.close()
 
 
-def api(server: Server, path: str, body: Any) -> Any:
+def api(server: ServerProcess, path: str, body: Any) -> Any:
     req = urllib.request.Request(
         f"{server.url}{path}",
         data=json.dumps(body).encode(),
@@ -113,7 +110,7 @@ def wait_connected(page: Any) -> None:
 
 
 def test_lobby_and_a_game_against_the_computer_work_under_the_policy(
-    server: Server, browser: Any, recorders: list[Recorder]
+    server: ServerProcess, browser: Any, recorders: list[Recorder]
 ) -> None:
     lobby = Recorder(browser)
     recorders.append(lobby)
@@ -137,7 +134,7 @@ def test_lobby_and_a_game_against_the_computer_work_under_the_policy(
 
 
 def test_an_invite_link_and_a_spectators_page_work_under_the_policy(
-    server: Server, browser: Any, recorders: list[Recorder]
+    server: ServerProcess, browser: Any, recorders: list[Recorder]
 ) -> None:
     created = api(server, "/api/games", {"mode": "online", "side": "rebel"})
     game_id = created["game_id"]
@@ -159,7 +156,7 @@ def test_an_invite_link_and_a_spectators_page_work_under_the_policy(
 
 
 def test_the_rules_page_is_styled_under_the_policy(
-    server: Server, browser: Any, recorders: list[Recorder]
+    server: ServerProcess, browser: Any, recorders: list[Recorder]
 ) -> None:
     rules = Recorder(browser)
     recorders.append(rules)
@@ -214,12 +211,9 @@ fetch(el.getAttribute('spec-url')).then((r) => r.json()).then((spec) => {
 
 @pytest.fixture
 def docs_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log", ["--docs"])
-    proc.start()
-    try:
+    extra = [*SERVE_ARGS, "--docs"]
+    with ServerProcess(tmp_path / "games.sqlite3", tmp_path / "server.log", extra) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def test_the_api_docs_pages_load_their_cdn_bundles_under_their_own_policy(

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_clicker import Clicker
-from web_harness import Server, settings_script
+from tests.server.server_process import ServerProcess
+from tests.web.web_clicker import Clicker
+from tests.web.web_harness import settings_script
 
 SHOWING = "() => document.getElementById('playback').dataset.state === 'playing'"
 # The step on screen, read in one go, when it highlights a card on the table (else null).
@@ -20,7 +21,7 @@ READ_STEP = """() => {
 }"""
 
 
-def game_page(browser: Any, server: Server, errors: list[str], playback_ms: int) -> Any:
+def game_page(browser: Any, server: ServerProcess, errors: list[str], playback_ms: int) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.add_init_script(settings_script(playback_ms=playback_ms))
     page = context.new_page()
@@ -35,7 +36,7 @@ def game_page(browser: Any, server: Server, errors: list[str], playback_ms: int)
 
 
 def test_the_opponents_move_is_played_back_with_its_card_highlighted(
-    server: Server, browser: Any
+    server: ServerProcess, browser: Any
 ) -> None:
     errors: list[str] = []
     # A slow pace, so that a step is still on screen when the test looks at it.
@@ -96,7 +97,7 @@ REVEAL = """async () => {
 }"""
 
 
-def test_revealed_cards_are_shown_face_up(server: Server, browser: Any) -> None:
+def test_revealed_cards_are_shown_face_up(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     page = browser.new_page()
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))

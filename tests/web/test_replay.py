@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from axe import assert_accessible
-from web_harness import Server
-from web_pages import api, open_page, play_out
+from tests.server.server_process import ServerProcess
+from tests.web.axe import assert_accessible
+from tests.web.web_pages import api, open_page, play_out
 
 # What the replay page shows of each side: the cards of each zone, the deck's count.
 READ_BOARD = """() => Object.fromEntries(['rebel', 'imperial'].map((side) => {
@@ -33,7 +33,7 @@ def expected(side: dict[str, Any], hand: list[str] | None) -> dict[str, Any]:
     }
 
 
-def finished_computer_game(server: Server) -> tuple[str, dict[str, Any]]:
+def finished_computer_game(server: ServerProcess) -> tuple[str, dict[str, Any]]:
     body = {"mode": "computer", "side": "rebel", "opponent": "random", "seed": 7}
     created = api(server, "POST", "/api/games", body=body)
     game_id = created["game_id"]
@@ -45,7 +45,9 @@ def step(page: Any) -> int:
     return int(page.get_attribute("#app", "data-step"))
 
 
-def test_replay_steps_to_the_games_final_position_and_back(server: Server, browser: Any) -> None:
+def test_replay_steps_to_the_games_final_position_and_back(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     game_id, last = finished_computer_game(server)
     replay = api(server, "GET", f"/api/games/{game_id}/replay")
@@ -89,7 +91,9 @@ def test_replay_steps_to_the_games_final_position_and_back(server: Server, brows
     assert errors == []
 
 
-def test_replay_play_button_advances_and_stops_at_the_end(server: Server, browser: Any) -> None:
+def test_replay_play_button_advances_and_stops_at_the_end(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     game_id, _ = finished_computer_game(server)
     frames = api(server, "GET", f"/api/games/{game_id}/replay")["frames"]
@@ -106,7 +110,9 @@ def test_replay_play_button_advances_and_stops_at_the_end(server: Server, browse
     assert errors == []
 
 
-def test_replay_page_is_accessible_and_keyboard_operable(server: Server, browser: Any) -> None:
+def test_replay_page_is_accessible_and_keyboard_operable(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     game_id, _ = finished_computer_game(server)
     page = open_page(browser, f"{server.url}/replay/{game_id}", errors)
@@ -124,7 +130,9 @@ def test_replay_page_is_accessible_and_keyboard_operable(server: Server, browser
     assert errors == []
 
 
-def test_replay_of_an_unfinished_or_unknown_game_says_why(server: Server, browser: Any) -> None:
+def test_replay_of_an_unfinished_or_unknown_game_says_why(
+    server: ServerProcess, browser: Any
+) -> None:
     errors: list[str] = []
     created = api(server, "POST", "/api/games", body={"mode": "computer", "opponent": "random"})
     page = open_page(browser, f"{server.url}/replay/{created['game_id']}", errors)

@@ -1,14 +1,9 @@
-"""The server and browser settings of the browser client's end-to-end tests."""
+"""The server and browser settings of the browser client's end-to-end tests (the server itself
+is tests.server.server_process.ServerProcess)."""
 
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -23,59 +18,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """One `rebelspace serve` subprocess; `restart()` stops it and starts it on the same
-    port and database, as after a crash or a deploy."""
-
-    def __init__(self, db: Path, log: Path, answer_delay: float = 0.0) -> None:
-        self.db = db
-        self.answer_delay = answer_delay
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        log = self.log_path.open("ab")
-        cmd = [sys.executable, "-m", "rebelspace.cli", "serve", "--port", str(self.port)]
-        cmd += ["--db", str(self.db), "--workers", "1"]
-        if self.answer_delay:
-            cmd += ["--test-answer-delay", str(self.answer_delay)]
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/openapi.json", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
+# `rebelspace serve` options of every browser test: one computer-player process whatever the
+# machine (the default is cores - 1), so the tests run alike everywhere.
+SERVE_ARGS = ("--workers", "1")
 
 
 def settings_script(*, playback_ms: int | None = None, confirm_forced: bool = True) -> str:

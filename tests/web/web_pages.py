@@ -1,47 +1,16 @@
 """Helpers of the browser tests of issue 13's pages (online endings, replays, the gallery):
-opening a page in its own browser context, calling the REST API, games made over REST, and a
-server started with extra `serve` options."""
+opening a page in its own browser context, calling the REST API, games made over REST."""
 
 from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from web_harness import Server
-
-
-class ServerWith(Server):
-    """The fixtures' server with extra `rebelspace serve` options (e.g. --claim-after 2)."""
-
-    def __init__(self, db: Path, log: Path, extra: Sequence[str]) -> None:
-        super().__init__(db, log)
-        self.extra = list(extra)
-
-    def start(self) -> None:
-        log = self.log_path.open("ab")
-        cmd = [sys.executable, "-m", "rebelspace.cli", "serve", "--port", str(self.port)]
-        cmd += ["--db", str(self.db), "--workers", "1", *self.extra]
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/openapi.json", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"server did not start: {self.log_path.read_text()[-2000:]}")
+from tests.server.server_process import ServerProcess
 
 
 def open_page(
@@ -66,7 +35,9 @@ def open_page(
     return page
 
 
-def api(server: Server, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+def api(
+    server: ServerProcess, method: str, path: str, token: str | None = None, body: Any = None
+) -> Any:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(f"{server.url}{path}", data=data, method=method)
     req.add_header("Content-Type", "application/json")
@@ -76,7 +47,7 @@ def api(server: Server, method: str, path: str, token: str | None = None, body: 
         return json.load(r)
 
 
-def api_status(server: Server, method: str, path: str, body: Any = None) -> int:
+def api_status(server: ServerProcess, method: str, path: str, body: Any = None) -> int:
     """The HTTP status of a request (for refusals)."""
     try:
         api(server, method, path, body=body)
@@ -85,7 +56,7 @@ def api_status(server: Server, method: str, path: str, body: Any = None) -> int:
     return 200
 
 
-def online_game(server: Server, clock: dict[str, int] | None = None) -> dict[str, Any]:
+def online_game(server: ServerProcess, clock: dict[str, int] | None = None) -> dict[str, Any]:
     """An online game made over REST with both seats taken: {game_id, rebel, imperial}."""
     body: dict[str, Any] = {"mode": "online", "side": "rebel"}
     if clock is not None:
@@ -102,7 +73,7 @@ def seats_storage(game_id: str, mode: str, seats: dict[str, str]) -> dict[str, A
     return {game_id: {"mode": mode, "seats": seats, "created": 1}}
 
 
-def play_out(server: Server, game_id: str, token: str, seed: int) -> dict[str, Any]:
+def play_out(server: ServerProcess, game_id: str, token: str, seed: int) -> dict[str, Any]:
     """Play the seat's decisions over REST (seeded random choices, drawing as much as it may,
     so the game ends soon) until the game is over; the last state message."""
     rng = random.Random(seed)

@@ -1,0 +1,1 @@
+"""Tests of the rules engine, named after the rules and rulings."""
