@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from rebelspace.terminal import Stop, TerminalGame
 
 Handler = Callable[[argparse.Namespace], int]
-Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+# argparse has no public name for the type add_subparsers() returns.
+Registrar = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]  # noqa: SLF001
 
 
 # --- decks -------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 from rebelspace.engine import (
     BattleView,
     GameState,
+    GroupView,
     UnitView,
 )
 
@@ -85,19 +86,7 @@ def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
             lines.append(head + "destroyed")
             continue
         text = f"{head}{units_text(g.units, attacker)} = {g.attack_value}"
-        if g.blockers:
-            text += f"; blocked by {units_text(g.blockers, defender)} = {g.defense_value}"
-        elif g.target is not None:
-            text += f"; targets {unit_text(g.target, defender)} = {g.defense_value}"
-        elif g.damage is not None and (
-            step in BEFORE_BATTLES or (fighting is not None and g.number > fighting)
-        ):
-            text += f"; unblocked, damage {g.damage}"
-        elif g.number == fighting:
-            text += "; won its battle"
-        else:
-            text += "; no defender left"
-        lines.append(text)
+        lines.append(text + _facing(g, defender, step, fighting))
     for card, hero in battle.psion_cards:
         lines.append(f"  psion: {card} on {hero}")
     if fighting is not None:
@@ -106,6 +95,21 @@ def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
             f"{battle.casualty_budget} in all"
         )
     return lines
+
+
+def _facing(g: GroupView, defender: str, step: str, fighting: int | None) -> str:
+    """What a group with units faces: its blockers or target, or how it stands without."""
+    if g.blockers:
+        return f"; blocked by {units_text(g.blockers, defender)} = {g.defense_value}"
+    if g.target is not None:
+        return f"; targets {unit_text(g.target, defender)} = {g.defense_value}"
+    if g.damage is not None and (
+        step in BEFORE_BATTLES or (fighting is not None and g.number > fighting)
+    ):
+        return f"; unblocked, damage {g.damage}"
+    if g.number == fighting:
+        return "; won its battle"
+    return "; no defender left"
 
 
 def action_lines(legal: Sequence[tuple[int, str]]) -> list[str]:

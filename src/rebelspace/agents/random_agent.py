@@ -27,7 +27,8 @@ class RandomAgent:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
+    # The Agent interface hands every agent its view; a uniform random choice needs no view.
+    def act(self, view: PlayerView, legal: Sequence[int]) -> int:  # noqa: ARG002
         if not legal:
             raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
         return legal[self._rng.randrange(len(legal))]

@@ -45,7 +45,7 @@ def make_agent(spec: str, ctx: GameContext, seed: int) -> Agent:
     return factory(arg, ctx, seed)
 
 
-def _random(arg: str, ctx: GameContext, seed: int) -> Agent:
+def _random(arg: str, _ctx: GameContext, seed: int) -> Agent:
     if arg:
         raise AgentSpecError(f"the random agent takes no level, got {arg!r}")
     return RandomAgent(seed)
@@ -132,9 +132,9 @@ def true_state_decider(agent: Agent, player: int) -> Decider:
     from .heuristic import HeuristicAgent, heuristic_action
 
     if type(agent) is RandomAgent:
-        return lambda game, legal: agent.act(None, legal)  # type: ignore[arg-type]
+        return lambda _game, legal: agent.act(None, legal)  # type: ignore[arg-type]
     if type(agent) is HeuristicAgent:
-        return lambda game, legal: heuristic_action(game, legal)
+        return heuristic_action
     return lambda game, legal: agent.act(game.view(player), legal)
 
 

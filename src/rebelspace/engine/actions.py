@@ -127,73 +127,17 @@ class ActionSpace:
         self.max_groups = max_groups
         names = tables.names
         ntypes = len(names)
-        groups = range(max_groups)
-        all_types = range(ntypes)
         actions: list[Action] = []
 
         def add(kind: Kind, text: str, **fields: int) -> None:
             actions.append(Action(len(actions), kind, text=text, **fields))
 
-        for n in range(1, tables.max_draw + 1):
-            add(Kind.DRAW, f"draw {n}", n=n)
-        add(Kind.NO_ATTACK, "no attack")
-        add(Kind.ATTACK, "attack")
-        for t in all_types:
-            add(Kind.FORM_GROUND, f"new ground group with {names[t]}", card=t)
-        for t in all_types:
-            add(Kind.FORM_SPACE, f"new space group with {names[t]}", card=t)
-        for g in groups:
-            for t in all_types:
-                add(Kind.ADD, f"add {names[t]} to group {g + 1}", card=t, group=g)
-        for g in groups:
-            for t in all_types:
-                add(Kind.ION, f"Ion Cannon destroys {names[t]} in group {g + 1}", card=t, group=g)
-        add(Kind.ION_HOLD, "Ion Cannon holds fire")
-        for g in groups:
-            for t in all_types:
-                add(Kind.BLOCK, f"block group {g + 1} with {names[t]}", card=t, group=g)
-        add(Kind.DONE_BLOCKING, "done blocking")
-        for g in groups:
-            for zone, label in ((ACTIVE_ZONE, ""), (INACTIVE_ZONE, "inactive ")):
-                for t in all_types:
-                    add(
-                        Kind.TARGET,
-                        f"group {g + 1} targets {label}{names[t]}",
-                        card=t,
-                        group=g,
-                        zone=zone,
-                    )
-        add(Kind.DONE_TARGETING, "done targeting")
-        # Per card type, not per copy: a type with no copies still has its ids, so the
-        # action space of an edited card list keeps the same layout.
-        ability_of = tables.type_ability
-        for t in all_types:
-            if ability_of[t] not in TRICK_ABILITIES:
-                continue
-            add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
-        for t in tables.psion_types:
-            for h in tables.hero_types:
-                add(Kind.PLAY_PSION, f"play {names[t]} on {names[h]}", card=t, target=h)
-        add(Kind.PASS, "pass")
-        for t in all_types:
-            add(Kind.PICK, f"pick {names[t]} as a casualty", card=t)
-        for t in all_types:
-            add(Kind.DEPLOY, f"deploy {names[t]}", card=t)
-        for t in tables.attachment_types:
-            for h in tables.hero_types:
-                add(Kind.ATTACH, f"attach {names[t]} to {names[h]}", card=t, target=h)
-        add(Kind.DONE_DEPLOYING, "done deploying")
-        for t in all_types:
-            ability = ability_of[t]
-            if ability and ability not in TRICK_ABILITIES and t not in tables.end_types:
-                add(Kind.PLAY_END, f"play {names[t]}", card=t)
-        for t in tables.end_types:
-            word = "on" if ability_of[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
-            for u in all_types:
-                add(Kind.PLAY_END_ON, f"play {names[t]} {word} {names[u]}", card=t, target=u)
-        add(Kind.END_TURN, "end turn")
-        for t in all_types:
-            add(Kind.DISCARD, f"discard {names[t]}", card=t)
+        # The order of the ids (which the records, agents and trained policies rely on).
+        self._add_turn(add, tables)
+        self._add_groups(add, tables, max_groups)
+        self._add_ion_blocks_targets(add, tables, max_groups)
+        self._add_battle(add, tables)
+        self._add_deploy_and_end(add, tables)
         self._add_copies(add, tables, max_groups)
 
         self.actions: tuple[Action, ...] = tuple(actions)
@@ -252,6 +196,94 @@ class ActionSpace:
             Decoded(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
             for a in actions
         )
+
+    @staticmethod
+    def _add_turn(add: Callable[..., None], tables: Tables) -> None:
+        """Draws, then attacking or not (R8, R11)."""
+        for n in range(1, tables.max_draw + 1):
+            add(Kind.DRAW, f"draw {n}", n=n)
+        add(Kind.NO_ATTACK, "no attack")
+        add(Kind.ATTACK, "attack")
+
+    @staticmethod
+    def _add_groups(add: Callable[..., None], tables: Tables, max_groups: int) -> None:
+        """Forming attack groups (R12)."""
+        names = tables.names
+        all_types = range(len(names))
+        for t in all_types:
+            add(Kind.FORM_GROUND, f"new ground group with {names[t]}", card=t)
+        for t in all_types:
+            add(Kind.FORM_SPACE, f"new space group with {names[t]}", card=t)
+        for g in range(max_groups):
+            for t in all_types:
+                add(Kind.ADD, f"add {names[t]} to group {g + 1}", card=t, group=g)
+
+    @staticmethod
+    def _add_ion_blocks_targets(add: Callable[..., None], tables: Tables, max_groups: int) -> None:
+        """The Ion Cannon, blocks and targets (R14-R16)."""
+        names = tables.names
+        groups = range(max_groups)
+        all_types = range(len(names))
+        for g in groups:
+            for t in all_types:
+                add(Kind.ION, f"Ion Cannon destroys {names[t]} in group {g + 1}", card=t, group=g)
+        add(Kind.ION_HOLD, "Ion Cannon holds fire")
+        for g in groups:
+            for t in all_types:
+                add(Kind.BLOCK, f"block group {g + 1} with {names[t]}", card=t, group=g)
+        add(Kind.DONE_BLOCKING, "done blocking")
+        for g in groups:
+            for zone, label in ((ACTIVE_ZONE, ""), (INACTIVE_ZONE, "inactive ")):
+                for t in all_types:
+                    add(
+                        Kind.TARGET,
+                        f"group {g + 1} targets {label}{names[t]}",
+                        card=t,
+                        group=g,
+                        zone=zone,
+                    )
+        add(Kind.DONE_TARGETING, "done targeting")
+
+    @staticmethod
+    def _add_battle(add: Callable[..., None], tables: Tables) -> None:
+        """Battle tricks, psion cards and casualties (R17-R19, R24)."""
+        names = tables.names
+        # Per card type, not per copy: a type with no copies still has its ids, so the
+        # action space of an edited card list keeps the same layout.
+        for t in range(len(names)):
+            if tables.type_ability[t] not in TRICK_ABILITIES:
+                continue
+            add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
+        for t in tables.psion_types:
+            for h in tables.hero_types:
+                add(Kind.PLAY_PSION, f"play {names[t]} on {names[h]}", card=t, target=h)
+        add(Kind.PASS, "pass")
+        for t in range(len(names)):
+            add(Kind.PICK, f"pick {names[t]} as a casualty", card=t)
+
+    @staticmethod
+    def _add_deploy_and_end(add: Callable[..., None], tables: Tables) -> None:
+        """Deploying and attaching, end-phase cards, the end of the turn and discards."""
+        names = tables.names
+        ability_of = tables.type_ability
+        all_types = range(len(names))
+        for t in all_types:
+            add(Kind.DEPLOY, f"deploy {names[t]}", card=t)
+        for t in tables.attachment_types:
+            for h in tables.hero_types:
+                add(Kind.ATTACH, f"attach {names[t]} to {names[h]}", card=t, target=h)
+        add(Kind.DONE_DEPLOYING, "done deploying")
+        for t in all_types:
+            ability = ability_of[t]
+            if ability and ability not in TRICK_ABILITIES and t not in tables.end_types:
+                add(Kind.PLAY_END, f"play {names[t]}", card=t)
+        for t in tables.end_types:
+            word = "on" if ability_of[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
+            for u in all_types:
+                add(Kind.PLAY_END_ON, f"play {names[t]} {word} {names[u]}", card=t, target=u)
+        add(Kind.END_TURN, "end turn")
+        for t in all_types:
+            add(Kind.DISCARD, f"discard {names[t]}", card=t)
 
     @staticmethod
     def _add_copies(add: Callable[..., None], tables: Tables, max_groups: int) -> None:

@@ -25,7 +25,7 @@ import difflib
 import os
 import re
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -381,6 +381,80 @@ def cards_from_data(rows: Sequence[Mapping[str, Any]], source: str = "<data>") -
     return db
 
 
+Fail = Callable[[str, str], CardDataError]  # (field, problem) -> the error naming the card
+
+
+def _check_fields(row: Mapping[str, Any], fail: Fail) -> None:
+    """Every field known, and the fields every card has present."""
+    for field in row:
+        if field not in _ALL_FIELDS:
+            raise fail(str(field), f"is not a known field (known: {', '.join(_ALL_FIELDS)})")
+    for field in ("side", "type", "count", "notes"):
+        if field not in row:
+            raise fail(field, "is missing")
+
+
+def _number(value: Any, field: str, fail: Fail) -> int:
+    """A count, cost or rating: a non-negative integer within the field's bound."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise fail(field, f"must be a non-negative integer, got {value!r}")
+    if field == "cost" and value > _MAX_COST:
+        raise fail(field, f"must be an integer from 0 to {_MAX_COST}, got {value!r}")
+    if field == "count" and value > _MAX_COUNT:
+        raise fail(field, f"must be an integer from 0 to {_MAX_COUNT}, got {value!r}")
+    if field in _RATINGS and value > _MAX_RATING:
+        raise fail(field, f"must be an integer from 0 to {_MAX_RATING}, got {value!r}")
+    return value
+
+
+def _check_printed(
+    row: Mapping[str, Any], printed: Sequence[str], printed_type: str, fail: Fail
+) -> None:
+    """The ratings and cost printed on this type of card given, and no others."""
+    for field in printed:
+        if field not in row:
+            raise fail(field, f"is missing (required for {printed_type} cards)")
+    for field in (*_RATINGS, "cost"):
+        if field in row and field not in printed:
+            raise fail(field, f"is not printed for {printed_type} cards; remove it")
+
+
+def _check_abilities(
+    kind: str,
+    printed_type: str,
+    notes: str,
+    keywords: set[str],
+    abilities: list[str],
+    fail: Fail,
+) -> None:
+    """An action card has exactly one ability and no keyword; other cards no ability."""
+    if kind == ACTION:
+        if len(abilities) != 1 or keywords:
+            raise fail(
+                "notes",
+                f"of a {printed_type} card must be exactly one ability "
+                f"(known: {'; '.join(repr(a) for a in ABILITY_NOTES)}), got {notes!r}",
+            )
+    elif abilities:
+        raise fail("notes", f"gives an action ability to a {printed_type} card: {notes!r}")
+
+
+def _read_notes(notes: str, fail: Fail) -> tuple[set[str], list[str]]:
+    """The keywords and the action abilities the notes name, in order."""
+    keywords: set[str] = set()
+    abilities: list[str] = []
+    for piece in (p.strip() for p in _NOTE_SPLIT.split(notes)):
+        if not piece:
+            continue
+        if piece in KEYWORD_NOTES:
+            keywords.add(KEYWORD_NOTES[piece])
+        elif piece in ABILITY_NOTES:
+            abilities.append(ABILITY_NOTES[piece])
+        else:
+            raise fail("notes", f"has an unknown keyword or ability {piece!r}")
+    return keywords, abilities
+
+
 def _parse_row(row: Any, *, index: int, number: int, source: str) -> CardType:
     """Validate one row and build its CardType; every error names file, card and field."""
     if not isinstance(row, Mapping):
@@ -399,13 +473,7 @@ def _parse_row(row: Any, *, index: int, number: int, source: str) -> CardType:
     if not isinstance(name, str) or not name.strip():
         raise fail("name", f"must be a non-empty string, got {name!r}")
 
-    for field in row:
-        if field not in _ALL_FIELDS:
-            raise fail(str(field), f"is not a known field (known: {', '.join(_ALL_FIELDS)})")
-    for field in ("side", "type", "count", "notes"):
-        if field not in row:
-            raise fail(field, "is missing")
-
+    _check_fields(row, fail)
     side_name = row["side"]
     if side_name not in SIDE_NAMES:
         raise fail("side", f'must be "rebel" or "imperial", got {side_name!r}')
@@ -417,49 +485,14 @@ def _parse_row(row: Any, *, index: int, number: int, source: str) -> CardType:
     kind = PRINTED_TYPES[printed_type]
 
     printed = _printed_fields(kind)
-    for field in printed:
-        if field not in row:
-            raise fail(field, f"is missing (required for {printed_type} cards)")
-    for field in (*_RATINGS, "cost"):
-        if field in row and field not in printed:
-            raise fail(field, f"is not printed for {printed_type} cards; remove it")
-
-    values: dict[str, int] = {}
-    for field in ("count", *printed):
-        value = row[field]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise fail(field, f"must be a non-negative integer, got {value!r}")
-        if field == "cost" and value > _MAX_COST:
-            raise fail(field, f"must be an integer from 0 to {_MAX_COST}, got {value!r}")
-        if field == "count" and value > _MAX_COUNT:
-            raise fail(field, f"must be an integer from 0 to {_MAX_COUNT}, got {value!r}")
-        if field in _RATINGS and value > _MAX_RATING:
-            raise fail(field, f"must be an integer from 0 to {_MAX_RATING}, got {value!r}")
-        values[field] = value
+    _check_printed(row, printed, printed_type, fail)
+    values = {field: _number(row[field], field, fail) for field in ("count", *printed)}
 
     notes = row["notes"]
     if not isinstance(notes, str):
         raise fail("notes", f"must be a string, got {notes!r}")
-    keywords: set[str] = set()
-    abilities: list[str] = []
-    for piece in (p.strip() for p in _NOTE_SPLIT.split(notes)):
-        if not piece:
-            continue
-        if piece in KEYWORD_NOTES:
-            keywords.add(KEYWORD_NOTES[piece])
-        elif piece in ABILITY_NOTES:
-            abilities.append(ABILITY_NOTES[piece])
-        else:
-            raise fail("notes", f"has an unknown keyword or ability {piece!r}")
-    if kind == ACTION:
-        if len(abilities) != 1 or keywords:
-            raise fail(
-                "notes",
-                f"of a {printed_type} card must be exactly one ability "
-                f"(known: {'; '.join(repr(a) for a in ABILITY_NOTES)}), got {notes!r}",
-            )
-    elif abilities:
-        raise fail("notes", f"gives an action ability to a {printed_type} card: {notes!r}")
+    keywords, abilities = _read_notes(notes, fail)
+    _check_abilities(kind, printed_type, notes, keywords, abilities, fail)
 
     return CardType(
         index=index,

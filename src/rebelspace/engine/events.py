@@ -404,7 +404,7 @@ BY_TYPE: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 
 def visible_events(events: Iterable[Event], player: int | None) -> list[Event]:
     """The events ``player`` may see (R5); ``None``: a spectator, public events only."""
-    return [e for e in events if e.visible_to == PUBLIC or e.visible_to == player]
+    return [e for e in events if e.visible_to in (PUBLIC, player)]
 
 
 # ----------------------------------------------------------------------------- reveals
@@ -496,59 +496,73 @@ def _seen_text(e: CardsSeen, n: Sequence[str]) -> str:
     return f"{PLAYER_NAMES[e.owner]} draws {cards}"
 
 
+def _game_over_text(e: GameOver, n: Sequence[str]) -> str:
+    card = n[e.card] if e.card >= 0 else ""
+    return f"{PLAYER_NAMES[e.winner]} wins: {end_reason_text(e.reason, 1 - e.winner, card)}"
+
+
+def _got_through_text(e: GotThrough, _n: Sequence[str]) -> str:
+    note = " (Defense Shields stop the Ships' damage)" if e.shields else ""
+    who = PLAYER_NAMES[e.player]
+    return f"{who}'s group {e.group + 1} gets through for {e.damage} damage{note}"
+
+
+def _attacked_text(e: Attacked, n: Sequence[str]) -> str:
+    kind = KIND_NAMES[e.kind]
+    units = ", ".join(n[c] for c in e.units)
+    return (
+        f"{PLAYER_NAMES[e.player]} attacks with {kind} group {e.group + 1}"
+        f" ({units}: {kind} {e.value})"
+    )
+
+
+def _damage_text(e: DamageDealt, _n: Sequence[str]) -> str:
+    who = PLAYER_NAMES[e.player]
+    return (
+        f"{who} discards {_plural(len(e.cards), 'card')} from the top of the deck ({e.left} left)"
+    )
+
+
+def _targeted_text(e: Targeted, n: Sequence[str]) -> str:
+    where = " (inactive)" if e.inactive else ""
+    return (
+        f"{PLAYER_NAMES[e.player]}'s group {e.group + 1} targets "
+        f"{PLAYER_NAMES[1 - e.player]}'s {n[e.card]}{where}"
+    )
+
+
+def _hero_taken_text(e: HeroTaken, n: Sequence[str]) -> str:
+    where = "the deck; the deck is shuffled" if e.from_deck else "the discard pile"
+    return f"{PLAYER_NAMES[e.player]} plays {n[e.card]} and takes {n[e.hero]} from {where}"
+
+
 def render(e: Event, names: Sequence[str]) -> str:
     """One line of the game log; ``names`` are the card list's names by type index."""
-    n = names
-    if isinstance(e, BattleResolved):
-        return _battle_text(e, n)
-    if isinstance(e, CardsSeen):
-        return _seen_text(e, n)
-    if isinstance(e, GameOver):
-        loser = 1 - e.winner
-        card = n[e.card] if e.card >= 0 else ""
-        return f"{PLAYER_NAMES[e.winner]} wins: {end_reason_text(e.reason, loser, card)}"
-    if isinstance(e, GotThrough):
-        note = " (Defense Shields stop the Ships' damage)" if e.shields else ""
-        who = PLAYER_NAMES[e.player]
-        return f"{who}'s group {e.group + 1} gets through for {e.damage} damage{note}"
-    if isinstance(e, Attacked):
-        kind = KIND_NAMES[e.kind]
-        units = ", ".join(n[c] for c in e.units)
-        return (
-            f"{PLAYER_NAMES[e.player]} attacks with {kind} group {e.group + 1}"
-            f" ({units}: {kind} {e.value})"
-        )
-    if isinstance(e, DamageDealt):
-        who = PLAYER_NAMES[e.player]
-        return (
-            f"{who} discards {_plural(len(e.cards), 'card')} from the top of the deck "
-            f"({e.left} left)"
-        )
-    if isinstance(e, Targeted):
-        where = " (inactive)" if e.inactive else ""
-        return (
-            f"{PLAYER_NAMES[e.player]}'s group {e.group + 1} targets "
-            f"{PLAYER_NAMES[1 - e.player]}'s {n[e.card]}{where}"
-        )
-    if isinstance(e, HeroTaken):
-        where = "the deck; the deck is shuffled" if e.from_deck else "the discard pile"
-        return f"{PLAYER_NAMES[e.player]} plays {n[e.card]} and takes {n[e.hero]} from {where}"
-    return _SIMPLE[type(e)](e, n)
+    return _TEXT[type(e)](e, names)
 
 
 def _p(e: Any) -> str:
     return PLAYER_NAMES[e.player]
 
 
-_SIMPLE: dict[type[Event], Callable[[Any, Any], str]] = {
-    ScenarioStarted: lambda e, n: (
+# Each event type's line of the log (render).
+_TEXT: dict[type[Event], Callable[[Any, Any], str]] = {
+    BattleResolved: _battle_text,
+    CardsSeen: _seen_text,
+    GameOver: _game_over_text,
+    GotThrough: _got_through_text,
+    Attacked: _attacked_text,
+    DamageDealt: _damage_text,
+    Targeted: _targeted_text,
+    HeroTaken: _hero_taken_text,
+    ScenarioStarted: lambda e, _n: (
         f"Scenario: turn {e.turn}, {SIDE_NAMES[e.player]} {e.phase} phase"
     ),
-    TurnStarted: lambda e, n: f"-- Turn {e.turn}: {_p(e)} --",
-    StartingHand: lambda e, n: f"{_p(e)} draws a starting hand of {e.n} cards",
-    Drew: lambda e, n: f"{_p(e)} draws {_plural(e.n, 'card')}",
-    NoAttacker: lambda e, n: f"{_p(e)} has no unit that can attack",
-    NoAttack: lambda e, n: f"{_p(e)} does not attack",
+    TurnStarted: lambda e, _n: f"-- Turn {e.turn}: {_p(e)} --",
+    StartingHand: lambda e, _n: f"{_p(e)} draws a starting hand of {e.n} cards",
+    Drew: lambda e, _n: f"{_p(e)} draws {_plural(e.n, 'card')}",
+    NoAttacker: lambda e, _n: f"{_p(e)} has no unit that can attack",
+    NoAttack: lambda e, _n: f"{_p(e)} does not attack",
     GroupFormed: lambda e, n: (
         f"{_p(e)} forms {KIND_NAMES[e.kind]} group {e.group + 1} with {n[e.card]}"
     ),
@@ -560,7 +574,7 @@ _SIMPLE: dict[type[Event], Callable[[Any, Any], str]] = {
     TrickPlayed: lambda e, n: f"{_p(e)} plays {n[e.card]}",
     PsionPlayed: lambda e, n: f"{_p(e)} plays {n[e.card]} on {n[e.hero]}",
     CasualtyPicked: lambda e, n: f"{_p(e)} picks {n[e.card]} ({e.rating}) as a casualty",
-    ExtraAttackPhase: lambda e, n: f"{_p(e)} gets an extra attack phase (Multiple Targets)",
+    ExtraAttackPhase: lambda e, _n: f"{_p(e)} gets an extra attack phase (Multiple Targets)",
     Deployed: lambda e, n: f"{_p(e)} deploys {n[e.card]}",
     Attached: lambda e, n: f"{_p(e)} attaches {n[e.card]} to {n[e.hero]}",
     SpiesPlayed: lambda e, n: (
@@ -582,31 +596,41 @@ _CARD_FIELDS = frozenset({"card", "cannon", "ship", "hero", "unit"})
 _CARDS_FIELDS = frozenset({"cards", "units", "attackers", "defenders"})
 
 
+# Each field's conversion to the wire (given the card names) and back (given name -> index);
+# a field not listed goes as it is.
+_TO_WIRE: dict[str, Callable[[Any, Sequence[str]], Any]] = {
+    **dict.fromkeys(_PLAYER_FIELDS, lambda v, _n: SIDE_NAMES[v]),
+    **dict.fromkeys(_CARD_FIELDS, lambda v, n: n[v] if v >= 0 else None),
+    **dict.fromkeys(_CARDS_FIELDS, lambda v, n: [n[c] for c in v]),
+    "group": lambda v, _n: v + 1,
+    "kind": lambda v, _n: KIND_NAMES[v],
+    "result": lambda v, _n: RESULT_NAMES[v],
+    "source": lambda v, _n: v.name.lower(),
+    "reason": lambda v, _n: v.name.lower(),
+    "dealers": lambda v, n: [{"card": n[c], "damage": d} for c, d in v],
+    "decks": lambda v, _n: {"rebel": v[0], "imperial": v[1]},
+}
+_FROM_WIRE: dict[str, Callable[[Any, dict[str, int]], Any]] = {
+    **dict.fromkeys(_PLAYER_FIELDS, lambda v, _i: SIDE_NAMES.index(v)),
+    **dict.fromkeys(_CARD_FIELDS, lambda v, i: i[v] if v is not None else -1),
+    **dict.fromkeys(_CARDS_FIELDS, lambda v, i: tuple(i[c] for c in v)),
+    "group": lambda v, _i: v - 1,
+    "kind": lambda v, _i: GroupKind(KIND_NAMES.index(v)),
+    "result": lambda v, _i: BattleResult(RESULT_NAMES.index(v)),
+    "source": lambda v, _i: Seen[v.upper()],
+    "reason": lambda v, _i: EndReason[v.upper()],
+    "dealers": lambda v, i: tuple((i[d["card"]], d["damage"]) for d in v),
+    "decks": lambda v, _i: (v["rebel"], v["imperial"]),
+}
+
+
 def to_json(e: Event, names: Sequence[str]) -> dict[str, Any]:
     """The event as the protocol sends it (docs/protocol.md, "Events")."""
     out: dict[str, Any] = {"type": e.type}
     for f in fields(e):  # type: ignore[arg-type]
         v = getattr(e, f.name)
-        if f.name in _PLAYER_FIELDS:
-            out[f.name] = SIDE_NAMES[v]
-        elif f.name in _CARD_FIELDS:
-            out[f.name] = names[v] if v >= 0 else None
-        elif f.name in _CARDS_FIELDS:
-            out[f.name] = [names[c] for c in v]
-        elif f.name == "group":
-            out[f.name] = v + 1
-        elif f.name == "kind":
-            out[f.name] = KIND_NAMES[v]
-        elif f.name == "result":
-            out[f.name] = RESULT_NAMES[v]
-        elif f.name in ("source", "reason"):
-            out[f.name] = v.name.lower()
-        elif f.name == "dealers":
-            out[f.name] = [{"card": names[c], "damage": d} for c, d in v]
-        elif f.name == "decks":
-            out[f.name] = {"rebel": v[0], "imperial": v[1]}
-        else:
-            out[f.name] = v
+        convert = _TO_WIRE.get(f.name)
+        out[f.name] = v if convert is None else convert(v, names)
     return out
 
 
@@ -617,26 +641,6 @@ def from_json(data: dict[str, Any], names: Sequence[str]) -> Event:
     values: dict[str, Any] = {}
     for f in fields(cls):  # type: ignore[arg-type]
         v = data[f.name]
-        if f.name in _PLAYER_FIELDS:
-            values[f.name] = SIDE_NAMES.index(v)
-        elif f.name in _CARD_FIELDS:
-            values[f.name] = index[v] if v is not None else -1
-        elif f.name in _CARDS_FIELDS:
-            values[f.name] = tuple(index[c] for c in v)
-        elif f.name == "group":
-            values[f.name] = v - 1
-        elif f.name == "kind":
-            values[f.name] = GroupKind(KIND_NAMES.index(v))
-        elif f.name == "result":
-            values[f.name] = BattleResult(RESULT_NAMES.index(v))
-        elif f.name == "source":
-            values[f.name] = Seen[v.upper()]
-        elif f.name == "reason":
-            values[f.name] = EndReason[v.upper()]
-        elif f.name == "dealers":
-            values[f.name] = tuple((index[d["card"]], d["damage"]) for d in v)
-        elif f.name == "decks":
-            values[f.name] = (v["rebel"], v["imperial"])
-        else:
-            values[f.name] = v
+        convert = _FROM_WIRE.get(f.name)
+        values[f.name] = v if convert is None else convert(v, index)
     return cls(**values)

@@ -71,6 +71,26 @@ def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") 
         raise RecordError(f"{source}: a record is a JSON object")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{source}: field 'format' must be {RECORD_FORMAT!r}")
+    seed, options, cards = _game_settings(record, source)
+    actions = record.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError(f"{source}: field 'actions' must be a list of action texts")
+    # The texts are the record; the ids, where given, must agree with them (a changed card
+    # list or action space would make them drift).
+    ids = record.get("action_ids")
+    if ids is not None and not isinstance(ids, list):
+        raise RecordError(f"{source}: field 'action_ids' must be a list of action ids")
+    state = new_game(seed, options=options, cards=cards, log=log)
+    for i, text in enumerate(actions):
+        _replay_action(state, i, text, ids, source)
+    stated = record.get("result")
+    if stated is not None:
+        _check_result(state, stated, source)
+    return state
+
+
+def _game_settings(record: dict[str, Any], source: str) -> tuple[int, RulesOptions, CardDB | None]:
+    """The record's seed, rules options and card list (None: the standard cards)."""
     seed = record.get("seed")
     if type(seed) is not int:
         raise RecordError(f"{source}: field 'seed' must be an integer, got {seed!r}")
@@ -84,47 +104,41 @@ def replay(record: dict[str, Any], *, log: bool = True, source: str = "record") 
             cards = cards_from_data(record["cards"], source=f"{source} cards")
         except RebelSpaceError as e:
             raise RecordError(f"{source}: field 'cards': {e}") from None
-    actions = record.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise RecordError(f"{source}: field 'actions' must be a list of action texts")
-    # The texts are the record; the ids, where given, must agree with them (a changed card
-    # list or action space would make them drift).
-    ids = record.get("action_ids")
-    if ids is not None and not isinstance(ids, list):
-        raise RecordError(f"{source}: field 'action_ids' must be a list of action ids")
-    state = new_game(seed, options=options, cards=cards, log=log)
-    for i, text in enumerate(actions):
-        try:
-            state.apply(text)
-        except ActionError as e:
-            raise RecordError(
-                f"{source}: action {i + 1} ({text!r}) cannot be replayed: {e}"
-            ) from None
-        if (
-            ids is not None
-            and i < len(ids)
-            and state.history is not None
-            and (state.history[-1] != ids[i])
-        ):
-            raise RecordError(
-                f"{source}: action {i + 1} ({text!r}) has id {state.history[-1]}, but the "
-                f"record says {ids[i]!r}"
-            )
-    stated = record.get("result")
-    if stated is not None:
-        outcome = state.outcome
-        replayed = (
-            None
-            if outcome is None
-            else {"winner": outcome.winner_name.lower(), "reason": outcome.reason}
+    return seed, options, cards
+
+
+def _replay_action(state: GameState, i: int, text: str, ids: list[Any] | None, source: str) -> None:
+    """Apply the record's action ``i`` (its text), checking its id if the record gives one."""
+    try:
+        state.apply(text)
+    except ActionError as e:
+        raise RecordError(f"{source}: action {i + 1} ({text!r}) cannot be replayed: {e}") from None
+    if (
+        ids is not None
+        and i < len(ids)
+        and state.history is not None
+        and (state.history[-1] != ids[i])
+    ):
+        raise RecordError(
+            f"{source}: action {i + 1} ({text!r}) has id {state.history[-1]}, but the "
+            f"record says {ids[i]!r}"
         )
-        if (
-            not isinstance(stated, dict)
-            or replayed is None
-            or ({k: stated.get(k) for k in replayed} != replayed)
-        ):
-            raise RecordError(
-                f"{source}: the record states the result {stated!r}, but replaying it gives "
-                f"{replayed!r}"
-            )
-    return state
+
+
+def _check_result(state: GameState, stated: object, source: str) -> None:
+    """The replayed game must end as the record says it did."""
+    outcome = state.outcome
+    replayed = (
+        None
+        if outcome is None
+        else {"winner": outcome.winner_name.lower(), "reason": outcome.reason}
+    )
+    if (
+        not isinstance(stated, dict)
+        or replayed is None
+        or ({k: stated.get(k) for k in replayed} != replayed)
+    ):
+        raise RecordError(
+            f"{source}: the record states the result {stated!r}, but replaying it gives "
+            f"{replayed!r}"
+        )

@@ -48,8 +48,7 @@ class _Sampler:
         self.pool: dict[str, list[int]] = {}
         for i in range(t.n):
             self.pool.setdefault(t.names[t.type_of[i]], []).append(i)
-        self.s = s = GameState.__new__(GameState)
-        s._init_empty(ctx, seed, False)
+        self.s = s = GameState.empty(ctx, seed, False)
         s.history = None
 
     def take(self, name: str) -> int:

@@ -145,8 +145,7 @@ class _Builder:
     def build(self) -> GameState:
         t = self.ctx.tables
         seed = self.get("seed", int, 0)
-        s = GameState.__new__(GameState)
-        s._init_empty(self.ctx, seed, self.log)
+        s = GameState.empty(self.ctx, seed, self.log)
         s.turn = self.get("turn", int, 1)
         if s.turn < 1:
             self.fail("turn", "must be 1 or more")
@@ -165,6 +164,24 @@ class _Builder:
         if phase not in PHASES:
             self.fail("phase", f"must be one of {PHASES}, got {phase!r}")
         s.emit(ScenarioStarted(s.turn, s.player, phase))
+        self.start_phase(s, phase)
+        s.history = None  # a scenario is not replayable from a seed alone
+        self.apply_actions(s)
+        return s
+
+    def apply_actions(self, s: GameState) -> None:
+        """The scenario's ``actions``, played from the position it sets up."""
+        actions = self.get("actions", list, [])
+        for i, text in enumerate(actions):
+            if not isinstance(text, str):
+                self.fail(f"actions[{i}]", f"an action is its text form, got {text!r}")
+            try:
+                s.apply(text)
+            except ActionError as e:
+                self.fail(f"actions[{i}]", str(e))
+
+    def start_phase(self, s: GameState, phase: str) -> None:
+        """Put the game at the start of ``phase`` (with the battle or deploy points given)."""
         if "battle" in self.data and phase != "attack":
             self.fail("battle", "only an attack phase has a battle")
         if phase == "draw":
@@ -184,16 +201,6 @@ class _Builder:
             s.to_move = s.player
         if "deploy_points" in self.data and phase != "deploy":
             self.fail("deploy_points", "only the deploy phase has deploy points")
-        s.history = None  # a scenario is not replayable from a seed alone
-        actions = self.get("actions", list, [])
-        for i, text in enumerate(actions):
-            if not isinstance(text, str):
-                self.fail(f"actions[{i}]", f"an action is its text form, got {text!r}")
-            try:
-                s.apply(text)
-            except ActionError as e:
-                self.fail(f"actions[{i}]", str(e))
-        return s
 
     def place_side(self, s: GameState, p: int, side: dict[str, Any], name: str) -> None:
         unknown = sorted(set(side) - SIDE_FIELDS)
@@ -207,43 +214,16 @@ class _Builder:
         for zone_name in ("active", "inactive"):
             zone = getattr(s, zone_name)[p]
             for i, entry in enumerate(self.get(zone_name, list, [], side, f"{name}.")):
-                field = f"{name}.{zone_name}[{i}]"
-                attachments: list[Any] = []
-                if isinstance(entry, dict):
-                    extra = sorted(set(entry) - {"name", "attachments"})
-                    if extra:
-                        self.fail(f"{field}.{extra[0]}", "unknown field; known: name, attachments")
-                    attachments = self.get("attachments", list, [], entry, field + ".")
-                    entry = entry.get("name")
-                u = self.take(entry, field)
-                if not t.is_unit[u]:
-                    self.fail(field, f"{entry} is not a unit; attach it to a hero instead")
-                if attachments and not t.is_hero[u]:
-                    self.fail(field, f"{entry} is not a hero; only heroes carry attachments")
-                if t.owner[u] != p and not t.is_hero[u]:
-                    self.fail(field, f"{entry} is not {name}'s card; only heroes change sides")
-                cards = tuple(
-                    self.take(a, f"{field}.attachments[{j}]") for j, a in enumerate(attachments)
-                )
-                markers = 0
-                for j, c in enumerate(cards):
-                    where = f"{field}.attachments[{j}]"
-                    if t.ability[c] == AB_CONVERT:  # R28: the card that took the hero
-                        markers += 1
-                        if t.owner[c] != p or markers > 1:
-                            self.fail(
-                                where,
-                                f"{s.name(c)} can only mark a hero that {name} "
-                                "took with it, once (R28)",
-                            )
-                    elif not t.is_attachment[c]:
-                        self.fail(
-                            where,
-                            f"{s.name(c)} is not an item or companion; psion "
-                            "cards are played in battle tricks (R24), units deployed",
-                        )
-                s.att[u] = cards
-                zone.append(u)
+                zone.append(self.place_unit(s, p, entry, f"{name}.{zone_name}[{i}]", name))
+        self.place_deck(s, p, side, name)
+        for zone_name in ("hand", "discard"):
+            for i, c in enumerate(getattr(s, zone_name)[p]):
+                if t.owner[c] != p:
+                    self.fail(f"{name}.{zone_name}[{i}]", f"{s.name(c)} is not a {name} card")
+
+    def place_deck(self, s: GameState, p: int, side: dict[str, Any], name: str) -> None:
+        """The cards named on top of the deck (``deck``: the whole deck)."""
+        t = self.ctx.tables
         for field in ("deck", "deck_top"):
             for i, card in enumerate(self.get(field, list, [], side, f"{name}.")):
                 u = self.take(card, f"{name}.{field}[{i}]")
@@ -252,10 +232,50 @@ class _Builder:
                 s.deck[p].append(u)
         if "deck" in side and "deck_top" in side:
             self.fail(f"{name}.deck_top", "give either deck or deck_top, not both")
-        for zone_name in ("hand", "discard"):
-            for i, c in enumerate(getattr(s, zone_name)[p]):
-                if t.owner[c] != p:
-                    self.fail(f"{name}.{zone_name}[{i}]", f"{s.name(c)} is not a {name} card")
+
+    def place_unit(self, s: GameState, p: int, entry: Any, field: str, name: str) -> int:
+        """The unit a zone's entry names (a name, or a name with attachments), with its
+        attachments on it."""
+        t = self.ctx.tables
+        attachments: list[Any] = []
+        if isinstance(entry, dict):
+            extra = sorted(set(entry) - {"name", "attachments"})
+            if extra:
+                self.fail(f"{field}.{extra[0]}", "unknown field; known: name, attachments")
+            attachments = self.get("attachments", list, [], entry, field + ".")
+            entry = entry.get("name")
+        u = self.take(entry, field)
+        if not t.is_unit[u]:
+            self.fail(field, f"{entry} is not a unit; attach it to a hero instead")
+        if attachments and not t.is_hero[u]:
+            self.fail(field, f"{entry} is not a hero; only heroes carry attachments")
+        if t.owner[u] != p and not t.is_hero[u]:
+            self.fail(field, f"{entry} is not {name}'s card; only heroes change sides")
+        cards = tuple(self.take(a, f"{field}.attachments[{j}]") for j, a in enumerate(attachments))
+        self.check_attachments(s, p, cards, field, name)
+        s.att[u] = cards
+        return u
+
+    def check_attachments(
+        self, s: GameState, p: int, cards: tuple[int, ...], field: str, name: str
+    ) -> None:
+        t = self.ctx.tables
+        markers = 0
+        for j, c in enumerate(cards):
+            where = f"{field}.attachments[{j}]"
+            if t.ability[c] == AB_CONVERT:  # R28: the card that took the hero
+                markers += 1
+                if t.owner[c] != p or markers > 1:
+                    self.fail(
+                        where,
+                        f"{s.name(c)} can only mark a hero that {name} took with it, once (R28)",
+                    )
+            elif not t.is_attachment[c]:
+                self.fail(
+                    where,
+                    f"{s.name(c)} is not an item or companion; psion "
+                    "cards are played in battle tricks (R24), units deployed",
+                )
 
     def fill_deck(self, s: GameState, p: int, side: dict[str, Any], name: str) -> None:
         t = self.ctx.tables
@@ -285,7 +305,6 @@ class _Builder:
         return {i for free in self.pool.values() for i in free}
 
     def place_battle(self, s: GameState, battle: dict[str, Any]) -> None:
-        t = self.ctx.tables
         p, d = s.player, 1 - s.player
         extra = sorted(set(battle) - {"step", "groups"})
         if extra:
@@ -299,74 +318,90 @@ class _Builder:
         if len(groups) > self.ctx.options.max_groups:
             self.fail("battle.groups", f"at most {self.ctx.options.max_groups} groups")
         for g, group in enumerate(groups):
-            field = f"battle.groups[{g}]"
-            if not isinstance(group, dict):
-                self.fail(field, "a group is an object with kind, units, blockers, target")
-            kind_name = self.get("kind", str, "ground", group, field + ".")
-            if kind_name not in ("ground", "space"):
-                self.fail(field + ".kind", f"must be ground or space, got {kind_name!r}")
-            kind = GROUND_BATTLE if kind_name == "ground" else SPACE_BATTLE
-            units = self.pick(
-                s, s.active[p], self.get("units", list, [], group, field + "."), field + ".units"
-            )
-            if not units:
-                self.fail(field + ".units", "a group holds at least one unit")
-            blockers = self.pick(
-                s,
-                s.active[d],
-                self.get("blockers", list, [], group, field + "."),
-                field + ".blockers",
-            )
-            if blockers and step_name == "form groups":
-                self.fail(field + ".blockers", "blocks come after the groups are formed")
-            target = -1
-            if group.get("target") is not None:
-                if step_name in ("form groups", "block"):
-                    self.fail(field + ".target", f"targets come after blocks, not at {step_name}")
-                if blockers:
-                    self.fail(field + ".target", "a blocked group cannot target")
-                spec = group["target"]
-                zone = "active"
-                if isinstance(spec, dict):
-                    zone = spec.get("zone", "active")
-                    spec = spec.get("name")
-                if zone not in ("active", "inactive"):
-                    self.fail(field + ".target.zone", f"must be active or inactive, got {zone!r}")
-                if zone == "inactive" and not self.ctx.options.target_inactive:
-                    self.fail(
-                        field + ".target",
-                        "an inactive target, but the rules option target_inactive is off",
-                    )
-                target = self.pick(s, getattr(s, zone)[d], [spec], field + ".target")[0]
-                fits_kind = (
-                    t.is_space_unit[target]
-                    if kind == SPACE_BATTLE
-                    else t.is_ground_unit[target] or t.is_hero[target]
-                )
-                if not fits_kind:
-                    self.fail(
-                        field + ".target",
-                        f"a {kind_name} group cannot target {s.name(target)} (R16)",
-                    )
-            for members, label in ((units, "units"), (blockers, "blockers")):
-                for j, u in enumerate(members):
-                    ok = starts(t, kind, u) if j == 0 else fits(t, members[:j], kind, u)
-                    if label == "units" and not t.can_attack[u]:
-                        ok = False
-                    if not ok:
-                        self.fail(
-                            f"{field}.{label}[{j}]",
-                            f"{s.name(u)} cannot be in this {kind_name} group (R11, R12)",
-                        )
-            s.groups.append(units)
-            s.gkind.append(kind)
-            s.blocks.append(blockers)
-            s.targets.append(target)
-            s.results.append(-1)
+            self.place_group(s, group, f"battle.groups[{g}]", step_name)
         s.step = BATTLE_STEPS[step_name]
         s.to_move = d if s.step == BLOCK else p
         if s.step != FORM and not s.groups:
             self.fail("battle.groups", f"the {step_name} step needs at least one group")
+
+    def place_group(self, s: GameState, group: Any, field: str, step_name: str) -> None:
+        """One attack group, with its blockers or target, as ``step_name`` allows."""
+        p, d = s.player, 1 - s.player
+        if not isinstance(group, dict):
+            self.fail(field, "a group is an object with kind, units, blockers, target")
+        kind_name = self.get("kind", str, "ground", group, field + ".")
+        if kind_name not in ("ground", "space"):
+            self.fail(field + ".kind", f"must be ground or space, got {kind_name!r}")
+        kind = GROUND_BATTLE if kind_name == "ground" else SPACE_BATTLE
+        units = self.pick(
+            s, s.active[p], self.get("units", list, [], group, field + "."), field + ".units"
+        )
+        if not units:
+            self.fail(field + ".units", "a group holds at least one unit")
+        blockers = self.pick(
+            s,
+            s.active[d],
+            self.get("blockers", list, [], group, field + "."),
+            field + ".blockers",
+        )
+        if blockers and step_name == "form groups":
+            self.fail(field + ".blockers", "blocks come after the groups are formed")
+        target = -1
+        if group.get("target") is not None:
+            if step_name in ("form groups", "block"):
+                self.fail(field + ".target", f"targets come after blocks, not at {step_name}")
+            if blockers:
+                self.fail(field + ".target", "a blocked group cannot target")
+            target = self.group_target(s, group["target"], field + ".target", kind, kind_name)
+        self.check_members(s, units, blockers, field, kind, kind_name)
+        s.groups.append(units)
+        s.gkind.append(kind)
+        s.blocks.append(blockers)
+        s.targets.append(target)
+        s.results.append(-1)
+
+    def group_target(self, s: GameState, spec: Any, field: str, kind: int, kind_name: str) -> int:
+        """The defending unit a group targets (a name, or a name and its zone; R16)."""
+        t = self.ctx.tables
+        zone = "active"
+        if isinstance(spec, dict):
+            zone = spec.get("zone", "active")
+            spec = spec.get("name")
+        if zone not in ("active", "inactive"):
+            self.fail(field + ".zone", f"must be active or inactive, got {zone!r}")
+        if zone == "inactive" and not self.ctx.options.target_inactive:
+            self.fail(field, "an inactive target, but the rules option target_inactive is off")
+        target = self.pick(s, getattr(s, zone)[1 - s.player], [spec], field)[0]
+        fits_kind = (
+            t.is_space_unit[target]
+            if kind == SPACE_BATTLE
+            else t.is_ground_unit[target] or t.is_hero[target]
+        )
+        if not fits_kind:
+            self.fail(field, f"a {kind_name} group cannot target {s.name(target)} (R16)")
+        return target
+
+    def check_members(
+        self,
+        s: GameState,
+        units: tuple[int, ...],
+        blockers: tuple[int, ...],
+        field: str,
+        kind: int,
+        kind_name: str,
+    ) -> None:
+        """Each attacker and each blocker may be in a group of this kind (R11, R12)."""
+        t = self.ctx.tables
+        for members, label in ((units, "units"), (blockers, "blockers")):
+            for j, u in enumerate(members):
+                ok = starts(t, kind, u) if j == 0 else fits(t, members[:j], kind, u)
+                if label == "units" and not t.can_attack[u]:
+                    ok = False
+                if not ok:
+                    self.fail(
+                        f"{field}.{label}[{j}]",
+                        f"{s.name(u)} cannot be in this {kind_name} group (R11, R12)",
+                    )
 
     def pick(self, s: GameState, zone: list[int], names: list[Any], field: str) -> tuple[int, ...]:
         t = self.ctx.tables

@@ -163,8 +163,7 @@ def new_game(
     """
     db = cards if isinstance(cards, CardDB) or cards is None else load_cards(cards)
     ctx = context_for(db, options)
-    state = GameState.__new__(GameState)
-    state._init_empty(ctx, seed, log or tally)
+    state = GameState.empty(ctx, seed, log or tally)
     if tally:
         state.tally = Tally(len(ctx.cards.types))
     rules.setup(state)
@@ -253,6 +252,14 @@ class GameState:
     history: list[int] | None
     tally: Tally | None  # statistics for the balance lab; not part of the game
     _legal: list[int] | None
+
+    @classmethod
+    def empty(cls, ctx: GameContext, seed: int, log: bool) -> GameState:
+        """A state with empty piles and no decision yet, for ``new_game``, scenarios and
+        sampling to fill in (R6 is ``rules.setup``)."""
+        state = cls.__new__(cls)
+        cls._init_empty(state, ctx, seed, log)
+        return state
 
     def _init_empty(self, ctx: GameContext, seed: int, log: bool) -> None:
         n = ctx.tables.n
@@ -475,7 +482,7 @@ class GameState:
             c.events = None
             c.history = None
         c.tally = None
-        c._legal = self._legal
+        c._legal = self._legal  # noqa: SLF001 (c is a GameState: its own class's field)
         return c
 
     def key(self) -> tuple[Any, ...]:

@@ -124,7 +124,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    # PettingZoo's signature (callers pass options= by name); this environment has no options.
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:  # noqa: ARG002
         if seed is not None:
             self._seeds = random.Random(seed)
             game_seed = seed
@@ -286,6 +287,7 @@ class _CheckedIterator(AECIterator):
             raise StopIteration
         self.iters_til_term -= 1
         agent: str = env.agent_selection
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        env._has_updated = False
+        # The flag belongs to checked_env, whose iterator this is (as in PettingZoo's own).
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"  # noqa: SLF001
+        env._has_updated = False  # noqa: SLF001
         return agent

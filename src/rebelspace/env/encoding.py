@@ -145,8 +145,8 @@ class Encoder:
         types = self.layout.types
         v = bytearray(self.size)
         opp = 1 - player
-        self._head(s, player, v)
-        counts = self._counts
+        self.write_head(s, player, v)
+        counts = self.pile_counts
         for name, pile in (
             ("own_hand", s.hand[player]),
             ("own_deck", s.deck[player]),
@@ -156,20 +156,20 @@ class Encoder:
             o = off[name]
             v[o : o + types] = counts(pile)
         if s.known[player]:
-            self._known(s.known[player], v)
+            self.write_known(s.known[player], v)
         self._zones(s, player, v)
         if s.seen[player]:
-            self._revealed(s.seen[player], v)
+            self.write_revealed(s.seen[player], v)
         if s.groups:
-            self._battle_head(s, v)
-            self._groups(s, v)
+            self.write_battle_head(s, v)
+            self.write_groups(s, v)
         return v
 
-    # The slice writers below (all but ``_head``) count into ``v`` with ``+=`` or write only
+    # The slice writers below (all but ``write_head``) count into ``v`` with ``+=`` or write only
     # some entries: their slices must be zero first (a fresh vector in ``encode``;
     # ``IncrementalEncoder`` zeroes the slices it rewrites).
 
-    def _head(self, s: GameState, player: int, v: bytearray) -> None:
+    def write_head(self, s: GameState, player: int, v: bytearray) -> None:
         """The global and counts slices, every entry written (so no zeroing first)."""
         opp = 1 - player
         out = s.outcome
@@ -193,7 +193,7 @@ class Encoder:
         n = len(s.hand[opp])
         v[GLOBAL + 3] = n if n < 255 else 255
 
-    def _known(self, known: tuple[int, ...], v: bytearray) -> None:
+    def write_known(self, known: tuple[int, ...], v: bytearray) -> None:
         o = self.layout.offsets["opp_known"]
         for ct in known:
             v[o + ct] += 1
@@ -221,12 +221,12 @@ class Encoder:
         opp = 1 - player
         return (s.active[player], s.inactive[player], s.active[opp], s.inactive[opp])
 
-    def _zone(self, k: int, zone: list[int], v: bytearray) -> None:
+    def write_zone(self, k: int, zone: list[int], v: bytearray) -> None:
         p = self.at[ZONES[k]]
         for u in zone:
             v[p[u]] += 1
 
-    def _attachments(
+    def write_attachments(
         self, zones: tuple[list[int], ...], att: list[tuple[int, ...]], v: bytearray
     ) -> None:
         to = self.type_of
@@ -239,7 +239,7 @@ class Encoder:
                     for a in att[u]:
                         v[att_at[h, to[a]]] += 1
 
-    def _revealed(self, seen: list[tuple[int, tuple[str, ...]]], v: bytearray) -> None:
+    def write_revealed(self, seen: list[tuple[int, tuple[str, ...]]], v: bytearray) -> None:
         if seen:
             o = self.layout.offsets["revealed"]
             v[o] = len(seen)
@@ -249,7 +249,7 @@ class Encoder:
             for n in names:
                 v[o + 2 + index[n]] += 1
 
-    def _counts(self, pile: list[int]) -> bytes:
+    def pile_counts(self, pile: list[int]) -> bytes:
         """Per-type counts of a pile, remembered: decks and discard piles change at a few
         decisions only, and a cache hit (~0.3 us) beats counting a 40-card deck (~2 us)."""
         key = tuple(pile)
@@ -265,7 +265,7 @@ class Encoder:
             self._pile_cache[key] = hit
         return hit
 
-    def _battle_head(self, s: GameState, v: bytearray) -> None:
+    def write_battle_head(self, s: GameState, v: bytearray) -> None:
         """The battle slice: the attack phase's counters and the psion cards played."""
         off = self.layout.offsets
         to = self.type_of
@@ -287,7 +287,7 @@ class Encoder:
             if card in s.att[hero]:  # as the view: a psion card of a destroyed hero is gone
                 v[self.psion_at[to[card]]] += 1
 
-    def _groups(self, s: GameState, v: bytearray) -> None:
+    def write_groups(self, s: GameState, v: bytearray) -> None:
         """The group slices (from ``groups``, ``gkind``, ``results``, ``targets``, ``blocks``
         and the defender's inactive zone)."""
         to = self.type_of

@@ -90,8 +90,12 @@ class RebelSpaceEnv(gymnasium.Env):
         # The learner's mask at (game, decisions so far): built once, copied per request.
         self._mask: tuple[GameState | None, int, np.ndarray] = (None, -1, np.zeros(0, np.int8))
 
+    # Gymnasium's signature (callers pass options= by name); this environment has no options.
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,  # noqa: ARG002
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))

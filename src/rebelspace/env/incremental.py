@@ -65,7 +65,7 @@ class IncrementalEncoder:
         v = self._v
         p = self.player
         o = 1 - p
-        self.encoder._head(s, p, v)  # changes at almost every decision
+        self.encoder.write_head(s, p, v)  # changes at almost every decision
         inputs: tuple[Any, ...] = (
             s.hand[p],
             s.deck[p],
@@ -111,7 +111,7 @@ class IncrementalEncoder:
         if inputs[4] != old[4]:
             kept[4] = inputs[4]  # a tuple
             v[at[4] : at[4] + types] = zeros[:types]
-            enc._known(inputs[4], v)
+            enc.write_known(inputs[4], v)
         board = False
         for k in range(5, 10):
             if inputs[k] != old[k]:
@@ -119,14 +119,14 @@ class IncrementalEncoder:
                 kept[k] = inputs[k][:]
                 if k < 9:
                     v[at[k] : at[k] + types] = zeros[:types]
-                    enc._zone(k - 5, inputs[k], v)
+                    enc.write_zone(k - 5, inputs[k], v)
         if board:  # a hero came or went, or what is attached to one changed
             v[at[9] : at[10]] = zeros[: at[10] - at[9]]
-            enc._attachments(inputs[5:9], inputs[9], v)
+            enc.write_attachments(inputs[5:9], inputs[9], v)
         if inputs[10] != old[10]:
             kept[10] = inputs[10][:]
             v[at[10] : at[11]] = zeros[: at[11] - at[10]]
-            enc._revealed(inputs[10], v)
+            enc.write_revealed(inputs[10], v)
         self._inputs = tuple(kept)
 
     def _pile(self, start: int, now: list[int], before: list[int] | None) -> None:
@@ -144,7 +144,7 @@ class IncrementalEncoder:
                 for card in now[m:]:
                     v[start + to[card]] += 1
                 return
-        v[start : start + self.encoder.layout.types] = self.encoder._counts(now)
+        v[start : start + self.encoder.layout.types] = self.encoder.pile_counts(now)
 
     def _battle(self, s: GameState) -> None:
         """The battle slice (rewritten: its counters move at most decisions), and the group
@@ -156,7 +156,7 @@ class IncrementalEncoder:
         v[start:groups_start] = zeros[: groups_start - start]
         self._in_battle = bool(s.groups)
         if s.groups:
-            enc._battle_head(s, v)
+            enc.write_battle_head(s, v)
         groups, gkind, blocks, targets, results = s.groups, s.gkind, s.blocks, s.targets, s.results
         defender_inactive = s.inactive[1 - s.player]
         inputs = (groups, gkind, blocks, targets, results, defender_inactive)
@@ -170,4 +170,4 @@ class IncrementalEncoder:
                 defender_inactive[:],
             )
             v[groups_start:] = zeros[groups_start:]
-            enc._groups(s, v)
+            enc.write_groups(s, v)

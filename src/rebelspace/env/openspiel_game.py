@@ -151,14 +151,16 @@ class RebelSpaceState(pyspiel.State):
         g = self.engine.game
         return int(pyspiel.PlayerId.TERMINAL) if g.to_move < 0 else g.to_move
 
-    def _legal_actions(self, player: int) -> list[int]:
+    # pyspiel's signature; only the player to move is ever asked (a sequential game).
+    def _legal_actions(self, player: int) -> list[int]:  # noqa: ARG002
         return self.engine.game.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         self.engine.game.apply(int(action))
         self.engine.actions.append(int(action))
 
-    def _action_to_string(self, player: int, action: int) -> str:
+    # pyspiel's signature; an action's text is the same whoever reads it.
+    def _action_to_string(self, player: int, action: int) -> str:  # noqa: ARG002
         return self.engine.game.ctx.space.text(action)
 
     def is_terminal(self) -> bool:
@@ -170,7 +172,12 @@ class RebelSpaceState(pyspiel.State):
             return [0.0, 0.0]
         return [1.0, -1.0] if outcome.winner == 0 else [-1.0, 1.0]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> Any:
+    # OpenSpiel's signature; the hidden cards are dealt from the game's own seeded stream.
+    def resample_from_infostate(
+        self,
+        player_id: int,
+        probability_sampler: Any = None,  # noqa: ARG002
+    ) -> Any:
         """A state ``player_id`` cannot tell from this one, hidden cards dealt at random."""
         game = self.get_game()
         seed = game.seeds.getrandbits(63)

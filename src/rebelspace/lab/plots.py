@@ -87,6 +87,7 @@ def card_intervals(
     cis: Sequence[Sequence[float]],
     colours: Sequence[str],
     xlabel: str,
+    *,
     zero: float | None = 0.0,
 ) -> str:
     """One horizontal dot per card with its 95% interval."""

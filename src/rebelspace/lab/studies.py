@@ -213,6 +213,7 @@ def suggest(
     confirm_games: int,
     top: int,
     run: RunFn,
+    *,
     progress: Callable[[Iterator[Change], int], Iterator[Change]] | None = None,
 ) -> dict[str, Any]:
     """Search one-step changes that bring the Rebel win rate toward 50%.

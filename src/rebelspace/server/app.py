@@ -267,10 +267,9 @@ def create_app(
         claim_after=claim_after,
         now=now or time.monotonic,
     )
-    replays: dict[str, bytes] = {}  # game id -> the finished game's replay, gzipped
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.load_clocked_games()  # their clocks run (and flags fall) with nobody asking
         sweeper = asyncio.create_task(_sweeps(server, sweep_every))
         yield
@@ -298,13 +297,25 @@ def create_app(
     if docs:
         add_docs_pages(app)
 
+    _error_handlers(app)
+    _game_routes(app, server, answer_delay)
+    _seat_routes(app, server)
+    _record_routes(app, server, replay_unfinished)
+    _websocket_route(app, server)
+    _static_routes(app)
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Every refusal as the protocol's error object (docs/protocol.md, "Errors")."""
+
     @app.exception_handler(ServerError)
-    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+    async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
         headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
         return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
-    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         body = {"error": "bad_request", "message": _validation_message(exc)}
         return JSONResponse(body, status_code=400)
 
@@ -326,6 +337,10 @@ def create_app(
             headers["Allow"] = ", ".join(sorted(allowed)) or headers.get("Allow", "GET, HEAD")
         body = {"error": code, "message": str(exc.detail)}
         return JSONResponse(body, exc.status_code, headers=headers)
+
+
+def _game_routes(app: FastAPI, server: GameServer, answer_delay: float) -> None:
+    """The REST routes that create, join, read and play games."""
 
     @app.get("/api/cards")
     async def card_list() -> dict[str, Any]:
@@ -374,6 +389,10 @@ def create_app(
         if answer_delay:
             await asyncio.sleep(answer_delay)
         return Response(text, media_type="application/json")
+
+
+def _seat_routes(app: FastAPI, server: GameServer) -> None:
+    """What a seat's token does besides playing: undo, resign, claim, rematch, its games."""
 
     @app.post("/api/games/{game_id}/undo", responses=STATE)
     async def undo(game_id: str, request: Request, body: UndoBody | None = None) -> Response:
@@ -424,6 +443,11 @@ def create_app(
         are left out)."""
         return {"games": server.mine(body.tokens)}
 
+
+def _record_routes(app: FastAPI, server: GameServer, replay_unfinished: bool) -> None:
+    """A game's replay and record (finished games only, unless ``replay_unfinished``)."""
+    replays: dict[str, bytes] = {}  # game id -> the finished game's replay, gzipped
+
     @app.get("/api/games/{game_id}/replay", responses=REFUSALS)
     async def replay(game_id: str, request: Request) -> Response:
         """A finished game from start to end with nothing hidden: one frame per action."""
@@ -459,6 +483,8 @@ def create_app(
             raise ServerError(409, "conflict", "the record is kept secret until the game is over")
         return to_record(session.state)
 
+
+def _websocket_route(app: FastAPI, server: GameServer) -> None:
     @app.websocket("/api/games/{game_id}/ws")
     async def websocket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
         """A seat's (or a spectator's) live connection: the seat authenticates with its first
@@ -489,9 +515,6 @@ def create_app(
             writer.cancel()  # it may be stuck sending to a client that stopped reading
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
-
-    _static_routes(app)
-    return app
 
 
 async def _sweeps(server: GameServer, every: float) -> None:
@@ -557,19 +580,7 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         raise ServerError(400, "bad_request", f"unknown message type {kind[:40]!r}")
     session = server.get(game_id)
     if kind == "auth":
-        token = msg.get("token")
-        if not isinstance(token, str) or not token or len(token) > 200:
-            raise ServerError(400, "bad_request", '"token" must be a seat\'s token')
-        if conn.seat is not None:
-            raise ServerError(409, "conflict", "this connection already holds a seat")
-        try:
-            seat = session.authorize(token)
-        except ServerError as e:  # as a wrong ?token=: refused, and the connection closed
-            conn.send({"type": "error", **e.to_dict()})
-            conn.close(4000 + e.status, drop=False)
-            return
-        assert seat is not None
-        server.take_seat_on(session, conn, seat)
+        _authenticate(server, session, conn, msg.get("token"))
         return
     if conn.seat is None:
         raise ServerError(403, "forbidden", "a spectator cannot act (authenticate first)")
@@ -584,6 +595,22 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         if type(accept) is not bool:
             raise ServerError(400, "bad_request", '"accept" must be true or false')
         server.answer_undo(session, conn.seat, accept, msg.get("version"))
+
+
+def _authenticate(server: GameServer, session: Session, conn: Connection, token: object) -> None:
+    """An "auth" message: the connection takes the seat whose token it gives."""
+    if not isinstance(token, str) or not token or len(token) > 200:
+        raise ServerError(400, "bad_request", '"token" must be a seat\'s token')
+    if conn.seat is not None:
+        raise ServerError(409, "conflict", "this connection already holds a seat")
+    try:
+        seat = session.authorize(token)
+    except ServerError as e:  # as a wrong ?token=: refused, and the connection closed
+        conn.send({"type": "error", **e.to_dict()})
+        conn.close(4000 + e.status, drop=False)
+        return
+    assert seat is not None
+    server.take_seat_on(session, conn, seat)
 
 
 def client_address(conn: HTTPConnection) -> str:

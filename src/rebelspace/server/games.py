@@ -330,7 +330,7 @@ class Session:
                 applied,
                 seat,
                 None if outcome is None else outcome.winner,
-                None if clocks is None else (clocks[0], clocks[1]),
+                clock_ms=None if clocks is None else (clocks[0], clocks[1]),
             )
         except StaleVersionError as e:
             # Only a second writer on the database gets here (the checks above run first).

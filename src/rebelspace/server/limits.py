@@ -98,41 +98,23 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
-                await self._refuse(scope, receive, send)
-                return
-        seen = 0
-        over = False  # the body went over the limit: the app is told the client left
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen, over
-            if over:
-                return {"type": "http.disconnect"}
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    over = True
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            if over:
-                return  # the app's answer to the "disconnect" is replaced by ours
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except Exception:
-            if not over:
-                raise
-        if over and not started:
+        if self._declared_too_long(scope):
             await self._refuse(scope, receive, send)
+            return
+        body = _BodyWatch(receive, send, self.limit)
+        try:
+            await self.app(scope, body.receive, body.send)
+        except Exception:
+            if not body.over:
+                raise
+        if body.over and not body.started:
+            await self._refuse(scope, receive, send)
+
+    def _declared_too_long(self, scope: Scope) -> bool:
+        return any(
+            name == b"content-length" and (not value.isdigit() or int(value) > self.limit)
+            for name, value in scope.get("headers", ())
+        )
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         from starlette.responses import JSONResponse
@@ -140,3 +122,34 @@ class BodyLimit:
         message = f"a request body is at most {self.limit} bytes"
         answer = JSONResponse({"error": "too_large", "message": message}, status_code=413)
         await answer(scope, receive, send)
+
+
+class _BodyWatch:
+    """The receive and send BodyLimit hands the app: they count the request body, and once
+    it is over the limit tell the app the client left and drop the app's answer."""
+
+    def __init__(self, receive: Receive, send: Send, limit: int) -> None:
+        self._receive = receive
+        self._send = send
+        self.limit = limit
+        self.seen = 0
+        self.over = False  # the body went over the limit: the app is told the client left
+        self.started = False  # the app's answer has begun (too late to answer 413)
+
+    async def receive(self) -> Message:
+        if self.over:
+            return {"type": "http.disconnect"}
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self.seen += len(message.get("body", b""))
+            if self.seen > self.limit:
+                self.over = True
+                return {"type": "http.disconnect"}
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self.over:
+            return  # the app's answer to the "disconnect" is replaced by ours
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)

@@ -20,8 +20,11 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 STALL_SECONDS = 30.0
 
@@ -134,57 +137,87 @@ async def _seat(
     http = Http(opts.host, opts.port)
     async with connect(ws_url, max_size=8 * 2**20, open_timeout=STALL_SECONDS) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
-        acted = -1  # the version we last acted on
-        sent_at: float | None = None  # a WebSocket action waiting for its state
+        seat = _Seat(ws=ws, http=http, token=token, game=game, rng=rng, opts=opts, tally=tally)
+        await seat.run()
+    http.close()
+
+
+@dataclass
+class _Seat:
+    """A seat's connection, and where it stands: the version it last acted on, and when it
+    sent a WebSocket action still waiting for its state."""
+
+    ws: ClientConnection
+    http: Http
+    token: str
+    game: _Game
+    rng: random.Random
+    opts: _Options
+    tally: Tally
+    acted: int = -1
+    sent_at: float | None = None
+
+    async def run(self) -> None:
+        game = self.game
         while not game.done.is_set():
             try:
-                text = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
+                text = await asyncio.wait_for(self.ws.recv(), STALL_SECONDS)
             except TimeoutError:
                 if game.done.is_set():
                     break
                 raise
-            msg: dict[str, Any] = json.loads(text)
-            kind = msg.get("type")
-            if kind == "error":
-                tally.errors.append(f"{msg.get('error')}: {msg.get('message')}")
-                sent_at = None
-                continue
-            if kind != "state":
-                continue
-            version = msg["version"]
-            if sent_at is not None and version > acted:
-                tally.latencies["ws"].append(time.perf_counter() - sent_at)
-                sent_at = None
-            if msg["over"]:
-                if not game.done.is_set():
-                    tally.games_finished += 1
-                game.done.set()
+            if not await self._on_message(json.loads(text)):
                 break
-            if sent_at is None and msg["legal"] and version > acted:
-                if game.budget == 0:
-                    game.done.set()
-                    break
-                if game.budget > 0:
-                    game.budget -= 1
-                if opts.think:
-                    await asyncio.sleep(opts.think * (0.5 + rng.random()))
-                choice = rng.choice(msg["legal"])["id"]
-                acted = version
-                via = opts.via if opts.via != "both" else rng.choice(("ws", "rest"))
-                started = time.perf_counter()
-                if via == "ws":
-                    sent_at = started
-                    action = {"type": "action", "action": choice, "version": version}
-                    await ws.send(json.dumps(action))
-                    continue
-                path = f"/api/games/{game.game_id}/actions"
-                request = {"action": choice, "version": version}
-                status, body = await http.request("POST", path, request, token)
-                if status != 200:
-                    tally.errors.append(f"REST action: HTTP {status} {body[:200]!r}")
-                    continue
-                tally.latencies["rest"].append(time.perf_counter() - started)
-    http.close()
+
+    async def _on_message(self, msg: dict[str, Any]) -> bool:
+        """Read one message, acting if it asks this seat to; False once the seat is done."""
+        kind = msg.get("type")
+        if kind == "error":
+            self.tally.errors.append(f"{msg.get('error')}: {msg.get('message')}")
+            self.sent_at = None
+            return True
+        if kind != "state":
+            return True
+        version = msg["version"]
+        if self.sent_at is not None and version > self.acted:
+            self.tally.latencies["ws"].append(time.perf_counter() - self.sent_at)
+            self.sent_at = None
+        if msg["over"]:
+            if not self.game.done.is_set():
+                self.tally.games_finished += 1
+            self.game.done.set()
+            return False
+        if self.sent_at is None and msg["legal"] and version > self.acted:
+            return await self._act(msg["legal"], version)
+        return True
+
+    async def _act(self, legal: list[dict[str, Any]], version: int) -> bool:
+        """Play a random legal action; False when the game's action budget is spent."""
+        game, opts, rng = self.game, self.opts, self.rng
+        if game.budget == 0:
+            game.done.set()
+            return False
+        if game.budget > 0:
+            game.budget -= 1
+        if opts.think:
+            await asyncio.sleep(opts.think * (0.5 + rng.random()))
+        choice = rng.choice(legal)["id"]
+        self.acted = version
+        via = opts.via if opts.via != "both" else rng.choice(("ws", "rest"))
+        started = time.perf_counter()
+        if via == "ws":
+            self.sent_at = started
+            action = {"type": "action", "action": choice, "version": version}
+            await self.ws.send(json.dumps(action))
+            return True
+        path = f"/api/games/{game.game_id}/actions"
+        request = {"action": choice, "version": version}
+        status, body = await self.http.request("POST", path, request, self.token)
+        if status != 200:
+            self.tally.errors.append(f"REST action: HTTP {status} {body[:200]!r}")
+            return True
+        self.tally.latencies["rest"].append(time.perf_counter() - started)
+        return True
 
 
 async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:

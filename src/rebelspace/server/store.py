@@ -362,6 +362,7 @@ class Store:
         action: int,
         seat: int,
         winner: int | None,
+        *,
         clock_ms: tuple[int, int] | None = None,
     ) -> None:
         """Append one applied action chosen at ``version`` (and the result, if it ended the

@@ -36,6 +36,7 @@ from rebelspace.engine import (
     CardDB,
     Event,
     GameState,
+    PlayerView,
     RulesOptions,
     new_game,
     reveals,
@@ -152,7 +153,7 @@ def _whole() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    old = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
     try:
         yield
     finally:
@@ -334,30 +335,11 @@ class TerminalGame:
                 raise _Stopped(Stop.EOF) from None
             word, _, rest = answer.strip().partition(" ")
             word = word.lower()
-            if word in QUIT_WORDS and not rest:
-                raise _Stopped(Stop.QUIT)
-            if word in HELP_WORDS and not rest:
-                self.out(show.labelled(help_table(), indent=0))
-                continue
-            if word in TABLE_WORDS and not rest:
-                self._table()
-                self.out(*show.choices(view, self.db))
-                continue
-            if re.fullmatch(r"\?[0-9]+", word) and not rest:
-                self._hand_card(view.you.hand or (), int(word[1:]))
-                continue
-            if word == "card":
-                self.out(*lookup_lines(self.db, rest))
-                continue
-            if word == "rules":
-                self.out(rules_answer(rest))
-                continue
-            if word == "why":
-                self.out(why(self.game, self.person, rest))
-                continue
             if word == "undo" and not rest:
                 if self._undo():
                     return None
+                continue
+            if self._command(view, word, rest):
                 continue
             action, problem = resolve_choice(
                 answer, legal, lambda text: illegal_reason(self.game, self.person, text)
@@ -365,6 +347,28 @@ class TerminalGame:
             if action is not None:
                 return action
             self.out(f"Not understood: {problem}")
+
+    def _command(self, view: PlayerView, word: str, rest: str) -> bool:
+        """Answer a command other than undo (help, table, a card, the rules...); False when
+        the answer is no such command (so perhaps an action)."""
+        if word in QUIT_WORDS and not rest:
+            raise _Stopped(Stop.QUIT)
+        if word in HELP_WORDS and not rest:
+            self.out(show.labelled(help_table(), indent=0))
+        elif word in TABLE_WORDS and not rest:
+            self._table()
+            self.out(*show.choices(view, self.db))
+        elif re.fullmatch(r"\?[0-9]+", word) and not rest:
+            self._hand_card(view.you.hand or (), int(word[1:]))
+        elif word == "card":
+            self.out(*lookup_lines(self.db, rest))
+        elif word == "rules":
+            self.out(rules_answer(rest))
+        elif word == "why":
+            self.out(why(self.game, self.person, rest))
+        else:
+            return False
+        return True
 
     def _hand_card(self, hand: Sequence[str], n: int) -> None:
         names = show.hand_names(hand)

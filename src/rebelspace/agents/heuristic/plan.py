@@ -269,7 +269,8 @@ def plan_kind(
         (Packet(sum(facts[u].value for u in pk), pk) for pk in packets), key=lambda x: -x.value
     )
     best = KindPlan(0.0, [], 0)
-    for groups in _splits(sized, blockers, kind, cap):
+    for split in _splits(sized, blockers, kind, cap):
+        groups = split
         for _ in range(2):
             score, losers, dmg = evaluate(groups, battle)
             if score > best.score:

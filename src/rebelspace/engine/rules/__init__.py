@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["HANDLERS", "LEGAL", "Automation", "apply_copy", "explain_illegal", "setup"]
 
 
-def _nothing(s: GameState) -> list[int]:
+def _nothing(_s: GameState) -> list[int]:
     return []
 
 
@@ -44,6 +44,8 @@ LEGAL: dict[int, Callable[[GameState], list[int]]] = {
     OVER: _nothing,
 }
 
+# Every handler takes the whole action (state, card, group, target, n) positionally, so that
+# apply() calls any of them the same way; a handler names the fields it ignores with a leading _.
 Handler = Callable[["GameState", int, int, int, int], None]
 
 # Actions that change only the position come from their phase's module; those that end a step
@@ -76,7 +78,8 @@ _BY_KIND: dict[Kind, Handler] = {
 HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)
 
 
-def apply_copy(
+# The state and an action's fields, positionally as GameState.apply decodes them (the hot path).
+def apply_copy(  # noqa: PLR0917
     s: GameState, kind: int, card: int, group: int, target: int, extra: int, copy: int
 ) -> None:
     """A copy action (actions.py, "Copies"): the handler with the chosen copy as its unit."""

@@ -148,16 +148,18 @@ def _form(s: GameState, card: int, kind: int, unit: int) -> None:
 
 
 def do_form_ground(
-    s: GameState, card: int, group: int, target: int, n: int, unit: int = -1
+    s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1
 ) -> None:
     _form(s, card, GROUND_BATTLE, unit)
 
 
-def do_form_space(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+def do_form_space(
+    s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1
+) -> None:
     _form(s, card, SPACE_BATTLE, unit)
 
 
-def do_add(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+def do_add(s: GameState, card: int, group: int, _target: int, _n: int, unit: int = -1) -> None:
     u = unit if unit >= 0 else free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups[group] = s.groups[group] + (u,)
@@ -243,7 +245,7 @@ def legal_block(s: GameState) -> list[int]:
     return out
 
 
-def do_block(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+def do_block(s: GameState, card: int, group: int, _target: int, _n: int, unit: int = -1) -> None:
     d = 1 - s.player
     u = unit if unit >= 0 else free_unit(s, s.active[d], card)
     s.busy[u] = 1

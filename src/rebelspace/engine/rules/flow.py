@@ -75,7 +75,7 @@ def begin_turn(s: GameState, player: int) -> None:
         s.emit(TurnStarted(s.turn, player, (len(s.deck[0]), len(s.deck[1]))))
 
 
-def do_draw(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_draw(s: GameState, _card: int, _group: int, _target: int, n: int) -> None:
     turn.draw(s, n)
     if s.outcome is None:
         begin_attack(s)
@@ -90,12 +90,12 @@ def begin_deploy(s: GameState) -> None:
     s.extra_attacks = 0
 
 
-def do_done_deploying(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_done_deploying(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     s.step = END
     s.to_move = s.player
 
 
-def do_end_turn(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_end_turn(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     if turn.over_hand_limit(s):  # R25
         s.step = DISCARD
         s.to_move = s.player
@@ -103,7 +103,7 @@ def do_end_turn(s: GameState, card: int, group: int, target: int, n: int) -> Non
     _next_turn(s)
 
 
-def do_discard(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_discard(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
     turn.discard(s, card)
     if not turn.over_hand_limit(s):
         _next_turn(s)
@@ -128,13 +128,13 @@ def begin_attack(s: GameState) -> None:
         begin_deploy(s)
 
 
-def do_no_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_no_attack(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     if s.events is not None:
         s.emit(NoAttack(s.player))
     begin_deploy(s)
 
 
-def do_attack(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_attack(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     attack.announce_attack(s)
     _begin_ion(s)
 
@@ -159,12 +159,12 @@ def _begin_ion(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_ION_SHOT, 1 - s.player, attack.legal_ion, _begin_block)
 
 
-def do_ion(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_ion(s: GameState, card: int, group: int, _target: int, _n: int) -> None:
     attack.fire_ion_cannon(s, card, group)
     _begin_ion(s)
 
 
-def do_ion_hold(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_ion_hold(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     _begin_block(s)
 
 
@@ -172,7 +172,7 @@ def _begin_block(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_BLOCK, 1 - s.player, attack.legal_block, _begin_target)
 
 
-def do_done_blocking(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_done_blocking(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     _begin_target(s)
 
 
@@ -180,12 +180,12 @@ def _begin_target(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_TARGET, s.player, attack.legal_target, _begin_tricks)
 
 
-def do_target(s: GameState, card: int, group: int, target: int, zone: int, unit: int = -1) -> None:
+def do_target(s: GameState, card: int, group: int, _target: int, zone: int, unit: int = -1) -> None:
     attack.choose_target(s, card, group, zone, unit)
     _begin_target(s)
 
 
-def do_done_targeting(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_done_targeting(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     _begin_tricks(s)
 
 
@@ -200,13 +200,13 @@ def _begin_tricks(s: GameState) -> None:
     s.passes = 0
 
 
-def do_play_trick(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_play_trick(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
     attack.play_trick(s, card)
     _answer_trick(s)
 
 
 def do_play_psion(
-    s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1
+    s: GameState, card: int, _group: int, hero_type: int, _n: int, unit: int = -1
 ) -> None:
     attack.play_psion(s, card, hero_type, unit)
     _answer_trick(s)
@@ -218,7 +218,7 @@ def _answer_trick(s: GameState) -> None:
     s.to_move = 1 - s.to_move
 
 
-def do_pass(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_pass(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
     """R17: the window closes when both players pass in a row."""
     s.passes += 1
     if s.passes >= 2:
@@ -250,7 +250,7 @@ def _fight_battles(s: GameState) -> None:
     _end_attack(s)
 
 
-def do_pick(s: GameState, card: int, group: int, target: int, n: int, unit: int = -1) -> None:
+def do_pick(s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1) -> None:
     battle.pick(s, card, unit)
     if not battle.eligible(s):  # Automation.NO_CASUALTY: the last pick that fitted
         s.cas = None

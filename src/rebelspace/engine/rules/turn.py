@@ -141,7 +141,7 @@ def find_in(cards: list[int], s: GameState, card_type: int) -> int:
     raise AssertionError("legal action names a card that is not there")
 
 
-def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_deploy(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
     p = s.player
     c = s.take_from_hand(p, card)
     s.inactive[p].append(c)
@@ -150,7 +150,9 @@ def do_deploy(s: GameState, card: int, group: int, target: int, n: int) -> None:
         s.emit(Deployed(p, card))
 
 
-def do_attach(s: GameState, card: int, group: int, hero_type: int, n: int, unit: int = -1) -> None:
+def do_attach(
+    s: GameState, card: int, _group: int, hero_type: int, _n: int, unit: int = -1
+) -> None:
     p = s.player
     h = unit if unit >= 0 else find_in(s.active[p] + s.inactive[p], s, hero_type)
     c = s.take_from_hand(p, card)
@@ -199,7 +201,7 @@ def legal_end(s: GameState) -> list[int]:
     return out
 
 
-def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> None:
+def do_play_end(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
     """R27 Spies: show the opponent's hand to the player, once."""
     p = s.player
     o = 1 - p
@@ -215,7 +217,7 @@ def do_play_end(s: GameState, card: int, group: int, target: int, n: int) -> Non
 
 
 def do_play_end_on(
-    s: GameState, card: int, group: int, target: int, n: int, unit: int = -1
+    s: GameState, card: int, _group: int, target: int, _n: int, unit: int = -1
 ) -> None:
     """An end-phase card played on a card type ``target`` (R26, R28, R29)."""
     p = s.player
