@@ -25,9 +25,8 @@ SRC = Path(rebelspace.__file__).resolve().parent
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
 
 #: Private names borrowed across modules outside the engine, known and not yet made public, as
-#: (importing module, imported module, name). server/replays.py serialises messages with
-#: server/games.py's ``_fields``: both belong to the server's own rework (issue 14), left to it.
-KNOWN_PRIVATE_IMPORTS = {("rebelspace.server.replays", "rebelspace.server.games", "_fields")}
+#: (importing module, imported module, name). Empty, like KNOWN_CYCLES.
+KNOWN_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -487,7 +487,7 @@ class Session:
             },
             "version": self.version,
             "plies": self.plies,
-            "view": view,  # serialised by _fields: same as view.to_dict(), without its copies
+            "view": view,  # serialised by json_fields: same as view.to_dict(), without its copies
             "legal": view.legal_actions,
             "undo": {
                 "pending_from": None if self.undo is None else SEATS[self.undo.seat],
@@ -515,7 +515,7 @@ class Session:
             and self.token_hashes[1 - seat] is None
         ):
             msg["invite"] = invite_path(self.id, self.row.invite)
-        return json.dumps(msg, default=_fields)
+        return json.dumps(msg, default=json_fields)
 
     def clock_json(self) -> dict[str, Any] | None:
         clocks = self.clocks_at(self.now())
@@ -551,7 +551,7 @@ class Session:
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(obj: object) -> dict[str, Any]:
+def json_fields(obj: object) -> dict[str, Any]:
     """JSON for the view's frozen dataclasses: their fields in order, as ``asdict`` gives them
     (tuples become lists either way), but without ``asdict``'s deep copies (4x faster)."""
     names = _FIELD_NAMES.get(type(obj))

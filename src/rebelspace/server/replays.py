@@ -24,7 +24,7 @@ from rebelspace.engine import (
 )
 from rebelspace.engine.views import PlayerView, action_view
 
-from .games import SEATS, _fields, cards_from_text, cards_text
+from .games import SEATS, cards_from_text, cards_text, json_fields
 from .store import Store, StoredGame
 
 
@@ -61,7 +61,7 @@ def replay_frames(stored: StoredGame) -> list[dict[str, Any]]:
 
     frames = [frame(0, list(state.events or ()), None)]
     for ply, (action, seat) in enumerate(stored.actions, start=1):
-        applied = {**_fields(action_view(state, action)), "by": SEATS[seat]}
+        applied = {**json_fields(action_view(state, action)), "by": SEATS[seat]}
         frames.append(frame(ply, state.apply(action, player=seat), applied))
     return frames
 
@@ -80,7 +80,7 @@ def replay_text(
         "seats": seats,
         "frames": replay_frames(stored),
     }
-    return json.dumps(message, default=_fields, separators=(",", ":"))
+    return json.dumps(message, default=json_fields, separators=(",", ":"))
 
 
 def import_record(store: Store, record: dict[str, Any], game_id: str = "local") -> str:
