@@ -76,7 +76,7 @@ axe-core:
 test-quick: $(STAMP_ALL) chromium axe-core
 	$(BIN)/ruff check src tests examples
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 -m "not slow"
+	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Engine speed, with the environments' figures (the rl extra).
 bench: $(STAMP_ALL)

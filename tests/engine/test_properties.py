@@ -46,7 +46,7 @@ from rebelspace.engine import (
     replay,
     to_record,
 )
-from rebelspace.engine.events import Event, render, to_json, visible_events
+from rebelspace.engine.events import PLAYER_NAMES, Event, render, to_json, visible_events
 from rebelspace.engine.rules.explain import HAND_KINDS, STEP_KINDS
 from rebelspace.engine.state import (
     BLOCK,
@@ -60,7 +60,6 @@ from rebelspace.engine.state import (
     ION,
     OVER,
     PHASE_OF_STEP,
-    PLAYER_NAMES,
     TARGET,
     TRICKS,
     GameState,

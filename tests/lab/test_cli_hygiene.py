@@ -63,7 +63,7 @@ def test_ctrl_c_during_balance_says_what_is_saved_and_resumes(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = str(tmp_path / "lab.sqlite")
-    real = runner.play_batch
+    real = runner.play_batch  # type: ignore[attr-defined]  # the name runner plays through
     calls = []
 
     def stopped_after_one_batch(settings, indices):  # type: ignore[no-untyped-def]

@@ -262,8 +262,7 @@ REBEL_SOLDIER_UNBLOCKED = {
 def test_what_each_action_reveals_is_read_from_its_events(
     scenario: dict[str, Any], actions: list[str], shown: tuple[bool, bool]
 ) -> None:
-    from rebelspace.engine import load_scenario
-    from rebelspace.server.games import reveals
+    from rebelspace.engine import load_scenario, reveals
 
     game = load_scenario({"seed": 4, **scenario})
     for text in actions[:-1]:
