@@ -20,6 +20,7 @@ from rebelspace.engine import GameState, new_game
 from tests.server.server_process import ServerProcess
 from tests.web.web_clicker import Clicker
 from tests.web.web_harness import settings_script
+from tests.web.web_pages import api
 
 
 def open_page(browser: Any, url: str, errors: list[str], **settings: Any) -> Any:
@@ -46,18 +47,6 @@ def turn_of(page: Any) -> int:
     m = re.search(r"Turn (\d+)", el.inner_text())
     assert m, el.inner_text()
     return int(m.group(1))
-
-
-def api(
-    server: ServerProcess, method: str, path: str, token: str | None = None, body: Any = None
-) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(f"{server.url}{path}", data=data, method=method)
-    req.add_header("Content-Type", "application/json")
-    if token is not None:
-        req.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
 
 
 # The numbers the table shows: each battle group's header and unit ratings, and each zone's

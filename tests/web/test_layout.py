@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.server_process import ServerProcess
 from tests.web.web_clicker import Clicker
-from tests.web.web_harness import settings_script
+from tests.web.web_harness import computer_game_page
 
 SIZES = [(1280, 800), (390, 844)]
 
@@ -74,16 +74,7 @@ def test_hand_prompt_and_buttons_stay_on_one_screen_for_a_whole_game(
     server: ServerProcess, browser: Any, artifacts: Path, size: tuple[int, int]
 ) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    context.add_init_script(settings_script())
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.goto(server.url)
-    page.select_option("#side", "rebel")
-    page.select_option("#opponent", "random")
-    page.click("#new-computer")
-    page.wait_for_selector("#prompt")
+    page = computer_game_page(browser, server.url, errors, size=size, ready="#prompt")
     player = Clicker(page, f"{size[0]}x{size[1]}")
     seen: set[str] = set()
     player.play_until(lambda: False, check=lambda: check_one_screen(page, size, artifacts, seen))
@@ -105,4 +96,4 @@ def test_hand_prompt_and_buttons_stay_on_one_screen_for_a_whole_game(
     # Every kind of decision of a whole game was seen and checked.
     assert {"draw", "form groups", "deploy", "end"} <= seen, seen
     assert errors == []
-    context.close()
+    page.context.close()

@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.server.server_process import ServerProcess
 from tests.web.web_clicker import Clicker
-from tests.web.web_harness import settings_script
+from tests.web.web_harness import computer_game_page
 
 SHOWING = "() => document.getElementById('playback').dataset.state === 'playing'"
 # The step on screen, read in one go, when it highlights a card on the table (else null).
@@ -22,17 +22,7 @@ READ_STEP = """() => {
 
 
 def game_page(browser: Any, server: ServerProcess, errors: list[str], playback_ms: int) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_init_script(settings_script(playback_ms=playback_ms))
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.goto(server.url)
-    page.select_option("#side", "rebel")
-    page.select_option("#opponent", "random")
-    page.click("#new-computer")
-    page.wait_for_selector("#prompt.mine")
-    return page
+    return computer_game_page(browser, server.url, errors, playback_ms=playback_ms)
 
 
 def test_the_opponents_move_is_played_back_with_its_card_highlighted(

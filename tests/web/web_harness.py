@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,3 +33,27 @@ def settings_script(*, playback_ms: int | None = None, confirm_forced: bool = Tr
     if playback_ms is not None:
         settings["playbackMs"] = playback_ms
     return f"localStorage.setItem('rebelspace.settings', {json.dumps(json.dumps(settings))});"
+
+
+def computer_game_page(
+    browser: Any,
+    url: str,
+    errors: list[str],
+    *,
+    size: tuple[int, int] = (1280, 800),
+    playback_ms: int | None = None,
+    ready: str = "#prompt.mine",
+) -> Any:
+    """A page of its own, at `size`, that starts a game as the Rebel against the random
+    computer from the lobby and waits for `ready`; page errors are appended to `errors`."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.add_init_script(settings_script(playback_ms=playback_ms))
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.goto(url)
+    page.select_option("#side", "rebel")
+    page.select_option("#opponent", "random")
+    page.click("#new-computer")
+    page.wait_for_selector(ready)
+    return page
