@@ -12,16 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rebelspace import cli
-from rebelspace.arena import (
-    GameResult,
-    Task,
-    bradley_terry_elo,
-    play_task,
-    run_tasks,
-    summarize,
-    tasks,
-    wilson,
-)
+from rebelspace.play.arena import GameResult, Task, play_task, run_tasks, summarize, tasks
+from rebelspace.play.stats import bradley_terry_elo, wilson
 from rebelspace.seeds import derive_seed
 
 Z95 = 1.959964

@@ -5,8 +5,8 @@ The graph is read from the source with ``ast``, not by importing: every ``import
 ``from ... import`` counts, function-local and ``TYPE_CHECKING`` ones included, since a
 function-local import is still a dependency (it only hides the cycle until the call). A *unit* is
 a subpackage (``engine``, ``agents``, ``env``, ``lab``, ``server``, ``terminal``; the
-``engine.rules`` subpackage is inside ``engine``) or a top-level module (``sim``, ``arena``,
-``cli``, ``cliargs``, ``seeds``, ``tui``, ``extras``, ``rules_doc``...).
+``engine.rules`` subpackage is inside ``engine``) or a top-level module (``cli``, ``cliargs``,
+``seeds``, ``tui``, ``extras``, ``rules_doc``...).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 import rebelspace
 
@@ -77,7 +79,7 @@ def imports_in(source: str, module: str, *, is_package: bool) -> Iterator[tuple[
 
 
 def _unit(module: str) -> str:
-    """``rebelspace.engine.rules.turn`` -> ``engine``; ``rebelspace.sim`` -> ``sim``."""
+    """``rebelspace.engine.rules.turn`` -> ``engine``; ``rebelspace.seeds`` -> ``seeds``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else PACKAGE
 
@@ -142,7 +144,7 @@ def _edges_within(component: set[str]) -> list[str]:
 def test_the_graph_sees_the_packages_and_their_imports() -> None:
     # Guards the walk itself: a graph that found nothing would pass the cycle test vacuously.
     graph = unit_graph()
-    assert {"engine", "agents", "env", "lab", "server", "terminal", "sim", "cli"} <= set(graph)
+    assert {"engine", "agents", "env", "lab", "server", "terminal", "play", "cli"} <= set(graph)
     assert "engine" in graph["agents"]
     assert "rebelspace.engine.rules.turn" in {t for t, _ in _imports("rebelspace.engine.rules")}
     assert graph["engine"] == set(), "the engine imports no other layer"
@@ -162,6 +164,41 @@ def test_no_import_cycle_between_packages_and_top_level_modules() -> None:
     )
     assert not unexpected, f"import cycles between units:\n{details}"
     assert cycles >= KNOWN_CYCLES, f"listed cycles that are gone: {KNOWN_CYCLES - cycles}"
+
+
+#: The layers, lowest first: a unit imports only units of lower layers (issue 14: ``engine`` →
+#: ``agents`` → ``play`` → the tools). A new unit must be placed here.
+LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"rebelspace", "engine", "bounds", "extras", "rules_doc"}),  # the rules, basics
+    frozenset({"seeds", "cliargs", "tui"}),  # small helpers over the engine
+    frozenset({"agents"}),
+    frozenset({"play"}),  # many games: match runner, schedules, pool, statistics
+    frozenset({"env", "lab", "server", "terminal"}),  # the tools built on them
+    frozenset({"cli"}),
+)
+
+
+def _layer(unit: str) -> int:
+    for rank, units in enumerate(LAYERS):
+        if unit in units:
+            return rank
+    raise AssertionError(f"unit {unit!r} is in no layer: add it to LAYERS")
+
+
+def test_each_unit_imports_only_units_of_lower_layers() -> None:
+    wrong = sorted(
+        f"{unit} (layer {_layer(unit)}) imports {target} (layer {_layer(target)})"
+        for unit, targets in unit_graph().items()
+        for target in targets
+        if _layer(target) >= _layer(unit)
+    )
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_the_layer_check_sees_an_upward_import() -> None:
+    assert _layer("agents") < _layer("play") < _layer("lab") < _layer("cli")
+    with pytest.raises(AssertionError, match="in no layer"):
+        _layer("sim")
 
 
 def _is_private(name: str) -> bool:

@@ -160,7 +160,7 @@ def test_an_extras_module_failing_to_import_anyway_gives_the_hint(
     def broken(*args: object, **kwargs: object) -> None:
         raise ModuleNotFoundError("No module named 'tqdm'", name="tqdm")
 
-    monkeypatch.setattr("rebelspace.sim.simulate", broken)
+    monkeypatch.setattr("rebelspace.play.simulate.simulate", broken)
     assert cli.main(["simulate", "--games", "1"]) == 2
     assert capsys.readouterr().err == (
         "rebelspace simulate needs the lab extra (missing: tqdm): pip install 'rebelspace[lab]'\n"
@@ -173,7 +173,7 @@ def test_a_missing_module_of_no_extra_is_a_bug_shown_in_full(
     def broken(*args: object, **kwargs: object) -> None:
         raise ModuleNotFoundError("No module named 'rebelspace.gone'", name="rebelspace.gone")
 
-    monkeypatch.setattr("rebelspace.sim.simulate", broken)
+    monkeypatch.setattr("rebelspace.play.simulate.simulate", broken)
     with pytest.raises(ModuleNotFoundError, match="rebelspace.gone"):
         cli.main(["simulate", "--games", "1"])
 
@@ -315,8 +315,10 @@ def test_the_core_modules_import_without_any_extra(tmp_path: Path) -> None:
         "rebelspace.agents.registry",
         "rebelspace.cli",
         "rebelspace.tui",
-        "rebelspace.sim",
-        "rebelspace.arena",
+        "rebelspace.play",
+        "rebelspace.play.arena",
+        "rebelspace.play.simulate",
+        "rebelspace.play.bench",
         "rebelspace.rules_doc",
         "rebelspace.server",
         "rebelspace.server.serve",

@@ -265,7 +265,7 @@ def _add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from rebelspace.sim import simulate
+    from rebelspace.play.simulate import simulate
 
     try:
         cards, options = cards_from(args), rules_from(args)
@@ -290,7 +290,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from rebelspace.sim import BENCH_CLONES, BENCH_SECONDS
+    from rebelspace.play.bench import BENCH_CLONES, BENCH_SECONDS
 
     p = subparsers.add_parser(
         "bench",
@@ -322,7 +322,7 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from rebelspace.sim import bench, bench_ismcts
+    from rebelspace.play.bench import bench, bench_ismcts
 
     try:
         cards, options = cards_from(args), rules_from(args)
@@ -482,8 +482,8 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
     from rebelspace.agents.registry import make_agent
-    from rebelspace.arena import run_tasks, summarize, tasks
     from rebelspace.engine import context_for
+    from rebelspace.play.arena import run_tasks, summarize, tasks
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     try:
@@ -510,6 +510,55 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     print("Ratings (Bradley-Terry, Elo scale):")
     for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):
         print(f"  {name:<16} {rating:7.1f}")
+    return EXIT_OK
+
+
+# --- ladder -------------------------------------------------------------------------------------
+
+
+def _add_ladder(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.play.ratings import LEVELS
+
+    p = subparsers.add_parser(
+        "ladder",
+        help="rate the computer levels against each other (Elo with 95%% intervals)",
+        description="Play every level against every other in duplicate format (each deal "
+        "twice, sides swapped) on every core, and rate them: Bradley-Terry ratings on the Elo "
+        "scale, the heuristic pinned at 1500, with bootstrap 95%% intervals over deals. The "
+        "same seed gives the same table.",
+    )
+    p.add_argument(
+        "--levels",
+        default=",".join(LEVELS),
+        help=f"comma-separated levels or agent names, weakest first (default {','.join(LEVELS)})",
+    )
+    p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    p.add_argument("--out", help="also write the table's JSON to this file")
+    p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.set_defaults(handler=_cmd_ladder)
+
+
+def _cmd_ladder(args: argparse.Namespace) -> int:
+    from rebelspace.agents.registry import make_agent
+    from rebelspace.engine import context_for
+    from rebelspace.play.ratings import agent_of, ladder, markdown
+
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    if len(levels) < 2 or len(set(levels)) != len(levels):
+        return fail("ladder", "--levels needs at least two different levels")
+    try:
+        for level in levels:
+            make_agent(agent_of(level), context_for(), 0)  # a bad name fails before any game
+    except RebelSpaceError as exc:
+        return fail("ladder", exc)
+    table = ladder(levels, args.games, args.seed, workers=args.workers)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(table, f, indent=1)
+            f.write("\n")
+    print(json.dumps(table) if args.json else markdown(table))
     return EXIT_OK
 
 
@@ -565,6 +614,7 @@ LAB_COMMANDS = (
 #: Subcommands in help order: name -> function that adds its parser and sets ``handler``.
 SUBCOMMANDS: dict[str, Registrar] = {
     "arena": _add_arena,
+    "ladder": _add_ladder,
     "decks": _add_decks,
     "rules": _add_rules,
     "play": _add_play,
@@ -600,7 +650,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # here, so that a reader gone away is caught below, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (``rebelspace simulate --json | head``): nothing more to say to
+        # it. Stop quietly, and send what is still buffered nowhere instead of failing again
+        # at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except KeyboardInterrupt:  # a command's own Ctrl-C handling says more; this is the floor
         print("Interrupted.", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -23,7 +23,7 @@ from rebelspace.agents.heuristic import (
     heuristic_action,
 )
 from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
-from rebelspace.sim import play_out
+from rebelspace.play import play_out
 from tests.agents.heuristic_bench import play_vs_random
 
 REBEL, IMPERIAL = 0, 1

@@ -20,7 +20,7 @@ from rebelspace.env.openspiel_game import (
     rules_text,
     state_from_view,
 )
-from rebelspace.sim import play_out
+from rebelspace.play import play_out
 from tests.env.env_helpers import random_states, twin
 
 

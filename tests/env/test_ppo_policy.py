@@ -12,7 +12,7 @@ import pytest
 from rebelspace.agents.registry import AgentSpecError, make_agent
 from rebelspace.engine import new_game
 from rebelspace.env.policy_agent import PolicyAgent
-from rebelspace.sim import play_out
+from rebelspace.play import play_out
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rebelspace.lab.analysis import rate_of
-from rebelspace.lab.play import deal_seed, unit_of
+from rebelspace.lab.games import deal_seed, unit_of
 from rebelspace.lab.runner import run_balance
 from rebelspace.lab.settings import RunSettings
 from rebelspace.lab.stats import paired_diff, unit_paired_diff, unit_rate, wilson

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from rebelspace.lab.play import play_batch
-from rebelspace.lab.runner import batches, run_balance
+from rebelspace.lab.games import play_batch
+from rebelspace.lab.runner import run_balance
 from rebelspace.lab.settings import RunSettings
 from rebelspace.lab.store import Store, StoreError
+from rebelspace.play.pool import batches
 
 RUN = RunSettings.build(("heuristic", "random"), 11)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rebelspace.engine import CardDataError, OptionsError
-from rebelspace.lab.play import deal_seed, ending_of, play_batch, play_game, sides
+from rebelspace.lab.games import deal_seed, ending_of, play_batch, play_game, sides
 from rebelspace.lab.settings import RunSettings, SettingsError, parse_set
 
 
@@ -109,7 +109,7 @@ def test_the_heuristic_on_the_true_state_plays_the_game_its_views_would() -> Non
     # Agent interface, from views and sampled states, it must play the very same games.
     from rebelspace.agents.heuristic import HeuristicAgent
     from rebelspace.engine import context_for, new_game
-    from rebelspace.sim import play_out
+    from rebelspace.play import play_out
 
     run = RunSettings.build(("heuristic", "heuristic"), 8)
     ctx = context_for(run.cards(), run.rules_options())

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from rebelspace.engine import PlayerView
 
+from .base import NoLegalActionError
+
 
 class RandomAgent:
     """Picks uniformly among the legal actions.
@@ -29,8 +31,10 @@ class RandomAgent:
 
     # The Agent interface hands every agent its view; a uniform random choice needs no view.
     def act(self, view: PlayerView, legal: Sequence[int]) -> int:  # noqa: ARG002
+        # Not a ThinkingAgent: a forced choice still draws from the RNG, as it always has, so
+        # that the same seeds give the same games.
         if not legal:
-            raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
+            raise NoLegalActionError.asked(self)
         return legal[self._rng.randrange(len(legal))]
 
     def __repr__(self) -> str:

@@ -10,11 +10,11 @@ named by entry points (``Plugin``), which live in ``rebelspace.env``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-from rebelspace.engine import GameContext, GameState, RebelSpaceError
+from rebelspace.engine import GameContext, RebelSpaceError
 from rebelspace.extras import require
 
 from . import Agent
@@ -115,27 +115,6 @@ def _load(name: str, plugin: Plugin) -> Factory:
     module, _, function = plugin.entry_point.partition(":")
     factory: Factory = getattr(importlib.import_module(module), function)
     return factory
-
-
-Decider = Callable[[GameState, Sequence[int]], int]
-
-
-def true_state_decider(agent: Agent, player: int) -> Decider:
-    """How ``agent`` chooses for ``player`` given the true state, for bulk play (the balance
-    lab, the Gymnasium opponent).
-
-    The random and heuristic agents read nothing hidden (the random agent reads nothing; the
-    heuristic is tested to choose the same whatever the hidden cards), so they decide on the
-    true state without building a view: the same choices as through ``Agent.act``, several
-    times faster. Any other agent gets its player's view, as the ``Agent`` interface says.
-    """
-    from .heuristic import HeuristicAgent, heuristic_action
-
-    if type(agent) is RandomAgent:
-        return lambda _game, legal: agent.act(None, legal)  # type: ignore[arg-type]
-    if type(agent) is HeuristicAgent:
-        return heuristic_action
-    return lambda game, legal: agent.act(game.view(player), legal)
 
 
 _FACTORIES: dict[str, Factory] = {

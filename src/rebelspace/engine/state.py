@@ -8,6 +8,7 @@ data, dispatches decisions to the rules and guards legality in one place (``appl
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action, ActionSpace
+from .cache import per_object
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
@@ -122,28 +124,27 @@ class GameContext:
         self.space = ActionSpace(self.tables, options.max_groups)
 
 
-_CONTEXTS: dict[tuple[int, RulesOptions], tuple[CardDB, GameContext]] = {}
-_DEFAULT_CARDS: list[CardDB] = []
-
-
+@functools.cache
 def default_cards() -> CardDB:
-    if not _DEFAULT_CARDS:
-        _DEFAULT_CARDS.append(load_cards())
-    return _DEFAULT_CARDS[0]
+    """The packaged card lists, loaded once."""
+    return load_cards()
+
+
+def _no_contexts(_cards: CardDB) -> dict[RulesOptions, GameContext]:
+    return {}
+
+
+_contexts_of = per_object(_no_contexts)  # card list -> its contexts, by rules
 
 
 def context_for(cards: CardDB | None = None, options: RulesOptions | None = None) -> GameContext:
     """The shared context for a card list and rules, built once and reused (it is immutable)."""
     db = cards if cards is not None else default_cards()
     opts = options if options is not None else RulesOptions()
-    key = (id(db), opts)
-    hit = _CONTEXTS.get(key)
-    if hit is not None and hit[0] is db:
-        return hit[1]
-    ctx = GameContext(db, opts)
-    if len(_CONTEXTS) > 64:
-        _CONTEXTS.clear()
-    _CONTEXTS[key] = (db, ctx)
+    contexts = _contexts_of(db)
+    ctx = contexts.get(opts)
+    if ctx is None:
+        ctx = contexts[opts] = GameContext(db, opts)
     return ctx
 
 

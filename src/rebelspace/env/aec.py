@@ -52,7 +52,7 @@ from rebelspace.engine import (
     new_game,
 )
 
-from .encoding import encoder_for
+from .encoding import encoder_for, legal_mask
 from .incremental import IncrementalEncoder
 
 AGENTS = SIDE_NAMES  # PettingZoo's agent names are the sides' (public: rebelspace.env.AGENTS)
@@ -61,20 +61,6 @@ PLAYER_OF = {agent: p for p, agent in enumerate(AGENTS)}
 _AFTER_RESET = frozenset(
     ("rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents")
 )
-
-
-def int8_mask(legal: list[int], size: int) -> np.ndarray:
-    """A new int8 mask of the legal actions. Legal lists are mostly a few ids: setting them one
-    by one beats a fancy-index assignment, which first converts the list to an index array."""
-    if len(legal) <= 4:
-        mask = np.zeros(size, dtype=np.int8)
-        for a in legal:
-            mask[a] = 1
-        return mask
-    buf = bytearray(size)
-    for a in legal:
-        buf[a] = 1
-    return np.frombuffer(buf, dtype=np.int8)
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -144,7 +130,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class
         game = self._game()
         player = PLAYER_OF[agent]
         if game.to_move == player:
-            mask = int8_mask(game.legal_actions(), self._n_actions)
+            mask = legal_mask(game.legal_actions(), self._n_actions)
         else:
             mask = np.zeros(self._n_actions, dtype=np.int8)
         return {"observation": self._observers[player].observation(game), "action_mask": mask}

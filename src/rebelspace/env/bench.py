@@ -10,7 +10,7 @@ that is the figure to hold against the engine's own ``decisions_per_second``.
 The loops find the mask's legal ids through a bool view of the int8 mask: numpy's
 ``nonzero`` on an int8 array of 2,933 entries takes ~5 us, on the same bytes viewed as bool
 under 1 us, and that is the loop's cost, not the environment's. Times are wall-clock
-(``time.perf_counter``), as the engine's figures in ``sim.bench`` are.
+(``time.perf_counter``), as the engine's figures in ``play.bench`` are.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def bench_gym(
 
 def observation_us(seed: int = 0, samples: int = 20) -> float:
     """Mean microseconds to encode one observation (``Encoder.observation``), mid-game states."""
-    from rebelspace.sim import sample_states
+    from rebelspace.play.bench import sample_states
 
     states = sample_states(4, seed)
     enc = encoder_for(states[0].ctx)

@@ -47,6 +47,7 @@ boards above) and the order of discard piles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -374,13 +375,24 @@ def card_type_names(ctx: GameContext) -> tuple[str, ...]:
     return ctx.tables.names
 
 
+def legal_mask(legal: Sequence[int], size: int) -> np.ndarray:
+    """A new int8 mask of ``size`` entries, 1 at the ``legal`` ids: the one mask builder of the
+    environments and policy agents. Legal lists are mostly a few ids: setting them one by one
+    beats a fancy-index assignment, which first converts the list to an index array."""
+    if len(legal) <= 4:
+        mask = np.zeros(size, dtype=np.int8)
+        for a in legal:
+            mask[a] = 1
+        return mask
+    buf = bytearray(size)
+    for a in legal:
+        buf[a] = 1
+    return np.frombuffer(buf, dtype=np.int8)
+
+
 def action_mask(state: GameState) -> np.ndarray:
     """int8 mask over the fixed action space: 1 where legal for the player to move."""
-    mask = np.zeros(state.ctx.space.size, dtype=np.int8)
-    legal = state.legal_actions()
-    if legal:
-        mask[legal] = 1
-    return mask
+    return legal_mask(state.legal_actions(), state.ctx.space.size)
 
 
 STEPS = len(STEP_NAMES)

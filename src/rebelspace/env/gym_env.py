@@ -20,7 +20,7 @@ an observation. That is honest: neither reads anything hidden (the random agent 
 the heuristic is tested to choose the same whatever the hidden cards,
 tests/agents/test_heuristic.py), so they make exactly the choices their ``Agent.act`` would
 make from the view (``tests/env/test_gym_env.py`` checks it): see
-``agents.registry.true_state_decider``, which the balance lab uses too.
+``play.decider_for``, which the arena and the balance lab use too.
 The learner's observation is kept up to date by ``incremental.py``, and its action mask is
 built once per decision.
 """
@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rebelspace.agents import Agent
-from rebelspace.agents.registry import Decider, make_agent, true_state_decider
+from rebelspace.agents.registry import make_agent
 from rebelspace.engine import (
     SIDE_NAMES,
     ActionError,
@@ -43,10 +43,10 @@ from rebelspace.engine import (
     context_for,
     new_game,
 )
+from rebelspace.play import Decider, decider_for
 from rebelspace.seeds import GYM_OPPONENT, derive_seed
 
-from .aec import int8_mask
-from .encoding import encoder_for
+from .encoding import encoder_for, legal_mask
 from .incremental import IncrementalEncoder
 
 SIDES = (*SIDE_NAMES, "alternate")
@@ -110,7 +110,7 @@ class RebelSpaceEnv(gymnasium.Env):
         self.opponent = make_agent(
             self.opponent_spec, self.ctx, derive_seed(game_seed, GYM_OPPONENT)
         )
-        self._decide = true_state_decider(self.opponent, 1 - self.player)
+        self._decide = decider_for(self.opponent, 1 - self.player)
         self._opponent_moves()
         return self._obs(), self._info()
 
@@ -142,7 +142,7 @@ class RebelSpaceEnv(gymnasium.Env):
         at, decisions, mask = self._mask
         if at is not game or decisions != len(game.history):
             legal = game.legal_actions() if game.to_move == self.player else []
-            mask = int8_mask(legal, self.ctx.space.size)
+            mask = legal_mask(legal, self.ctx.space.size)
             self._mask = (game, len(game.history), mask)
         return mask
 

@@ -38,6 +38,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from rebelspace.agents.base import ThinkingAgent
 from rebelspace.agents.registry import AgentSpecError
 from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import (
@@ -248,7 +249,7 @@ def make_bot(game: RebelSpaceGame, iterations: int, seed: int) -> ismcts.ISMCTSB
     )
 
 
-class OpenSpielISMCTSAgent:
+class OpenSpielISMCTSAgent(ThinkingAgent):
     """``openspiel-ismcts[:N]``: OpenSpiel's ``ISMCTSBot`` with ``N`` simulations per decision.
 
     It gets only its view: the root state handed to the bot is sampled from the view, and the
@@ -270,11 +271,7 @@ class OpenSpielISMCTSAgent:
         self.bot = make_bot(self.game, iterations, seed)
         self._rng = random.Random(seed)
 
-    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
-        if not legal:
-            raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         state = state_from_view(self.game, view, self._rng.getrandbits(63))
         action = int(self.bot.step(state))
         if action not in legal:  # the sampled state's legal actions are the view's (R5)

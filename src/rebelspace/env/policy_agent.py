@@ -13,13 +13,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from rebelspace.agents.base import ThinkingAgent
 from rebelspace.agents.registry import AgentSpecError
 from rebelspace.engine import GameContext, PlayerView
 from rebelspace.engine.sampling import sample_state
 
-from .encoding import encoder_for
+from .encoding import encoder_for, legal_mask
 
 
 # Returns a MaskableActorCriticPolicy; sb3-contrib ships no types.
@@ -31,7 +30,7 @@ def load_policy(path: str | os.PathLike[str]) -> Any:
     return MaskableActorCriticPolicy.load(os.fspath(path), device="cpu")
 
 
-class PolicyAgent:
+class PolicyAgent(ThinkingAgent):
     """Plays a saved masked policy, deterministically, from its own view."""
 
     def __init__(self, path: str | os.PathLike[str], ctx: GameContext, seed: int = 0) -> None:
@@ -47,15 +46,10 @@ class PolicyAgent:
                 f"this game's encoding has {self.encoder.size} entries"
             )
 
-    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
-        if not legal:
-            raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         state = sample_state(view, self.ctx, self.seed)
         obs = self.encoder.observation(state, state.to_move)
-        mask = np.zeros(self.ctx.space.size, dtype=bool)
-        mask[list(legal)] = True
+        mask = legal_mask(legal, self.ctx.space.size).view(bool)
         action, _ = self.policy.predict(obs, deterministic=True, action_masks=mask)
         return int(action)
 

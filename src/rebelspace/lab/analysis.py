@@ -8,7 +8,7 @@ from typing import Any
 
 from rebelspace.engine import SIDE_NAMES
 
-from .play import GameRow, unit_of
+from .games import GameRow, unit_of
 from .settings import RunSettings
 from .stats import Rate, holm, mean_ci, proportion_diff, unit_paired_diff, unit_rate
 from .store import Run, Store

@@ -41,8 +41,8 @@ Handler = Callable[[argparse.Namespace], int]
 
 def _lab_command(name: str) -> Callable[[Handler], Handler]:
     """Run the handler of ``rebelspace NAME`` only with the lab extra installed (and the ray
-    extra when asked for ``--ray``); end on Ctrl-C or a closed pipe with one line, never a
-    traceback."""
+    extra when asked for ``--ray``); end on Ctrl-C with one line, never a traceback (a closed
+    pipe is ``cli.main``'s, for every command)."""
 
     def wrap(handler: Handler) -> Handler:
         @functools.wraps(handler)
@@ -67,12 +67,6 @@ def _lab_command(name: str) -> Callable[[Handler], Handler]:
                     file=sys.stderr,
                 )
                 return EXIT_INTERRUPTED
-            except BrokenPipeError:
-                # The reader (``| head``) left: nothing more to say to it. Point stdout at
-                # nowhere so that the exit's flush does not fail again.
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-                return EXIT_OK
 
         return run
 
@@ -561,7 +555,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 def _seconds_per_game(settings: Any) -> float:
     """A quick measure of this run's speed on one core (four games), for the cost."""
-    from .play import play_batch
+    from .games import play_batch
 
     start = time.perf_counter()
     play_batch(settings, range(4))

@@ -20,7 +20,7 @@ from typing import Any
 from rebelspace.engine import SIDE_NAMES
 
 from .analysis import analyse
-from .play import unit_of
+from .games import unit_of
 from .store import Run, Store
 
 TABLES = ("run.csv", "games.csv", "card_games.csv", "deck_sizes.csv", "cards.csv")

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.arena import bradley_terry_elo
+from rebelspace.play.stats import bradley_terry_elo
 
 from .analysis import winners_rate
 from .runner import RunResult
@@ -71,7 +71,7 @@ def _affordable(most: int, seconds: float, per_game: float) -> int:
 
 def measure(rung: str, seed: int) -> float:
     """Seconds one game of the rung takes here, from one game (the ladder's own game 0)."""
-    from .play import play_game
+    from .games import play_game
 
     start = time.perf_counter()
     play_game(RunSettings.build((rung, rung), seed), 0)

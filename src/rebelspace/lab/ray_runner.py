@@ -14,7 +14,7 @@ from typing import Any
 
 from rebelspace.engine import RebelSpaceError
 
-from .play import GameRow, play_batch
+from .games import GameRow, play_batch
 from .settings import RunSettings
 
 

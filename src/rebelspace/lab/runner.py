@@ -1,31 +1,26 @@
 """Running a balance run: the games it still lacks, in batches, on every core or on Ray.
 
-Games are grouped into batches (a task of one game would spend more on messages than on play)
-and played by a ``multiprocessing`` pool or by Ray tasks. Whatever finishes first is written
-first; since a game depends only on the settings and its index, the stored results are the
-same for any number of workers, on any machine, and a stopped run resumes where it stopped.
+Games are grouped into batches and played by the local pool (``play.pool``) or by Ray tasks.
+Whatever finishes first is written first; since a game depends only on the settings and its
+index, the stored results are the same for any number of workers, on any machine, and a
+stopped run resumes where it stopped.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
-from rebelspace.arena import progress_bar
+from rebelspace.play.pool import batches, local_cores, parallel_map
+from rebelspace.play.progress import progress_bar
 
 from .analysis import units
-from .play import GameRow, play_batch
+from .games import GameRow, play_batch
 from .settings import RunSettings
 from .stats import unit_rate
 from .store import Store
-
-MAX_BATCH = 64
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -74,29 +69,11 @@ class RunResult:
         }
 
 
-def batches(indices: Sequence[int], workers: int) -> list[list[int]]:
-    """Batches small enough to keep every worker busy to the end, large enough to be cheap."""
-    if not indices:
-        return []
-    size = max(1, min(MAX_BATCH, math.ceil(len(indices) / (workers * 8))))
-    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
-
-
 def _pool_batches(
     settings: RunSettings, todo: list[list[int]], workers: int
 ) -> Iterator[list[GameRow]]:
-    if workers == 1:
-        for batch in todo:
-            yield play_batch(settings, batch)
-        return
-    with get_context("spawn").Pool(workers, initializer=_ignore_ctrl_c) as pool:
-        yield from pool.imap_unordered(_play, [(settings, b) for b in todo])
-
-
-def _ignore_ctrl_c() -> None:
-    # Ctrl-C reaches every process of the terminal; the parent stops the pool and says what
-    # was saved, the workers just end (no traceback from each of them).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    jobs = [(settings, batch) for batch in todo]
+    return parallel_map(_play, jobs, workers=workers, ordered=False)
 
 
 def _play(job: tuple[RunSettings, list[int]]) -> list[GameRow]:
@@ -116,7 +93,7 @@ def run_balance(
     """Play the games ``0 .. games-1`` of the run that the database lacks, and summarize."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    workers = workers or os.cpu_count() or 1
+    workers = workers or local_cores()
     run_id = store.ensure_run(settings)
     done = store.done_indices(run_id)
     missing = [i for i in range(games) if i not in done]

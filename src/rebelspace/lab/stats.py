@@ -16,9 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.arena import wilson
-
-Z95 = 1.959964
+from rebelspace.play.stats import Z95, wilson
 
 __all__ = [
     "Diff",

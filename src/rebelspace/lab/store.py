@@ -18,7 +18,7 @@ from typing import Any
 
 from rebelspace.engine import RebelSpaceError
 
-from .play import GameRow
+from .games import GameRow
 from .settings import RunSettings
 
 DEFAULT_DB = "rebelspace-lab.sqlite"

@@ -1,11 +1,11 @@
 """One balance game and the statistics the lab keeps of it.
 
-Between two different agents, game ``i`` is dealt from ``derive_seed(run seed, i // 2)``: games
-``2k`` and ``2k + 1`` share their shuffles with the agents' sides swapped (duplicate format), so
-luck of the deal cancels out of a comparison between the agents; the pair is one *unit* of the
-statistics. In a mirror run (one agent on both sides) the twin would be the same game again,
-so every game is a new deal, ``derive_seed(run seed, i)``, and its own unit. A game depends on
-the settings and its index only, so every worker, on any machine, plays it the same.
+Game ``i`` of a run is game ``i`` of ``play.schedule``'s series: between two different agents,
+games ``2k`` and ``2k + 1`` share their deal with the agents' sides swapped (duplicate format),
+and the pair is one *unit* of the statistics; in a mirror run (one agent on both sides) every
+game is a new deal and its own unit. It is played by ``play.match`` like every other game. A
+game depends on the settings and its index only, so every worker, on any machine, plays it the
+same.
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.agents.registry import make_agent, true_state_decider
-from rebelspace.bounds import MAX_DECISIONS
-from rebelspace.engine import IMPERIAL, REBEL, GameContext, Kind, context_for, new_game
-from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+from rebelspace.engine import GameContext, GameState, Kind, context_for
+from rebelspace.play import play_match, schedule
 
 from .settings import RunSettings
 
@@ -62,47 +60,36 @@ def ending_of(reason: str) -> str:
 
 
 def deal_seed(settings: RunSettings, index: int) -> int:
-    return derive_seed(settings.seed, DEAL + unit_of(settings, index))
+    return schedule.deal_seed(settings.seed, index, twinned=settings.twinned)
 
 
 def unit_of(settings: RunSettings, index: int) -> int:
     """The independent unit (deal) game ``index`` belongs to."""
-    return index // 2 if settings.twinned else index
+    return schedule.unit_of(index, twinned=settings.twinned)
 
 
 def sides(settings: RunSettings, index: int) -> tuple[str, str]:
     """(Rebel agent, Imperial agent) of game ``index``."""
     a, b = settings.agents
-    return (a, b) if index % 2 == 0 else (b, a)
+    return (a, b) if schedule.first_is_rebel(index) else (b, a)
 
 
 def play_game(settings: RunSettings, index: int, ctx: GameContext | None = None) -> GameRow:
     ctx = ctx or context_for(settings.cards(), settings.rules_options())
     seed = deal_seed(settings, index)
     rebel, imperial = sides(settings, index)
-    policies = (
-        true_state_decider(make_agent(rebel, ctx, derive_seed(seed, MATCH_AGENT + REBEL)), REBEL),
-        true_state_decider(
-            make_agent(imperial, ctx, derive_seed(seed, MATCH_AGENT + IMPERIAL)), IMPERIAL
-        ),
-    )
-    game = new_game(seed, options=ctx.options, cards=ctx.cards, log=False, tally=True)
-    first = game.to_move
+    names = ctx.tables.names
     space = ctx.space
-    names = [t.name for t in ctx.cards.types]
     plays: dict[str, int] = {}
-    decisions = 0
-    while game.to_move >= 0:
-        if decisions >= MAX_DECISIONS:
-            raise RuntimeError(f"balance game {index} (seed {seed}) did not end")
-        legal = game.legal_actions()
-        action = policies[game.to_move](game, legal)
+
+    def count_plays(_game: GameState, action: int) -> None:
         decoded = space[action]
         if decoded.kind in PLAY_KINDS:
             name = names[decoded.card]
             plays[name] = plays.get(name, 0) + 1
-        game.apply(action)
-        decisions += 1
+
+    match = play_match(rebel, imperial, seed, ctx, tally=True, observe=count_plays)
+    game = match.game
     assert game.outcome is not None and game.tally is not None
     tally = game.tally
     return GameRow(
@@ -112,10 +99,10 @@ def play_game(settings: RunSettings, index: int, ctx: GameContext | None = None)
         imperial_agent=imperial,
         winner=game.outcome.winner,
         turns=game.turn,
-        decisions=decisions,
+        decisions=match.decisions,
         reason=game.outcome.reason,
         ending=ending_of(game.outcome.reason),
-        first_player=first,
+        first_player=match.first_player,
         plays=plays,
         kills=_by_name(names, tally.kills),
         damage=_by_name(names, tally.damage),

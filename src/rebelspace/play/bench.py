@@ -1,9 +1,8 @@
-"""Agent-vs-agent games in bulk: ``rebelspace simulate`` and the engine benchmark ``bench``.
+"""``rebelspace bench``: the engine's own speed, on one core.
 
-Both play whole games through the public engine API only. ``simulate`` goes through the
-``Agent`` interface (each agent sees its own ``PlayerView``), as an arena for real agents will.
-``bench`` measures the engine itself, so its players are as cheap as possible: one seeded
-``random.Random`` picking straight from ``legal_actions()``, no views, no log.
+It measures the engine, so its players are as cheap as possible: one seeded ``random.Random``
+picking straight from ``legal_actions()`` on the true state, no views, no log; the games go
+through the same runner as every other game (``play.match.run_game``).
 """
 
 from __future__ import annotations
@@ -12,101 +11,13 @@ import gc
 import platform
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
-from rebelspace.agents import Agent, RandomAgent
-from rebelspace.bounds import MAX_DECISIONS
-from rebelspace.engine import IMPERIAL, REBEL, CardDB, GameState, RulesOptions, new_game
-from rebelspace.seeds import (
-    BENCH_AGENT,
-    BENCH_POSITION,
-    BENCH_SAMPLE,
-    SIM_AGENT,
-    derive_seed,
-)
+from rebelspace.engine import CardDB, GameState, RulesOptions, new_game
+from rebelspace.seeds import BENCH_AGENT, BENCH_POSITION, BENCH_SAMPLE, derive_seed
 
-
-def agent_seeds(game_seed: int) -> tuple[int, int]:
-    """The (Rebel, Imperial) agent seeds of a simulated game: distinct derived streams."""
-    return derive_seed(game_seed, SIM_AGENT + REBEL), derive_seed(game_seed, SIM_AGENT + IMPERIAL)
-
-
-def play_out(
-    game: GameState, agents: Sequence[Agent], *, max_decisions: int = MAX_DECISIONS
-) -> int:
-    """Let ``agents[player]`` decide until the game is over; returns the decisions made."""
-    decisions = 0
-    while game.to_move >= 0:
-        if decisions >= max_decisions:
-            raise RuntimeError(
-                f"game seed {game.seed} is not over after {decisions} decisions ({game!r})"
-            )
-        p = game.to_move
-        legal = game.legal_actions()
-        game.apply(agents[p].act(game.view(p), legal), player=p)
-        decisions += 1
-    return decisions
-
-
-@dataclass(frozen=True, slots=True)
-class SimResult:
-    games: int
-    rebel_wins: int
-    imperial_wins: int
-    mean_turns: float
-    seconds: float
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("inf")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON of ``simulate --json``."""
-        return {
-            "games": self.games,
-            "wins": {"rebel": self.rebel_wins, "imperial": self.imperial_wins},
-            "mean_turns": round(self.mean_turns, 3),
-            "games_per_second": round(self.games_per_second, 2),
-        }
-
-
-AgentFactory = Callable[[int], Agent]
-
-
-def simulate(
-    games: int,
-    seed: int,
-    *,
-    options: RulesOptions | None = None,
-    cards: CardDB | None = None,
-    rebel: AgentFactory = RandomAgent,
-    imperial: AgentFactory = RandomAgent,
-) -> SimResult:
-    """Play ``games`` games; game ``i`` is seeded ``seed + i`` and its agents ``agent_seeds``.
-
-    ``rebel``/``imperial`` make an agent from a seed (default: ``RandomAgent``). The result
-    depends only on the arguments, never on timing (except ``seconds``).
-    """
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
-    wins = [0, 0]
-    turns = 0
-    start = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        rebel_seed, imperial_seed = agent_seeds(game_seed)
-        game = new_game(game_seed, options=options, cards=cards, log=False)
-        play_out(game, (rebel(rebel_seed), imperial(imperial_seed)))
-        assert game.outcome is not None  # play_out returns only when the game is over
-        wins[game.outcome.winner] += 1
-        turns += game.turn
-    seconds = time.perf_counter() - start
-    return SimResult(games, wins[REBEL], wins[IMPERIAL], turns / games, seconds)
-
-
-# --- bench -------------------------------------------------------------------------------------
+from .match import Decider, run_game
 
 BENCH_SECONDS = 10.0  # default time budget of the game-playing part
 BENCH_CLONES = 100_000  # clones timed for copy_us
@@ -114,21 +25,22 @@ BENCH_SAMPLE_GAMES = 4  # games that provide the mid-game states copy_us is meas
 BENCH_SAMPLE_EVERY = 7  # keep every 7th decision's state of those games
 
 
+def _random_player(rng: random.Random) -> Decider:
+    choice = rng.choice
+
+    def pick(_game: GameState, legal: Sequence[int]) -> int:
+        return choice(legal)
+
+    return pick
+
+
 def _random_game(
     seed: int, rng: random.Random, options: RulesOptions | None, cards: CardDB | None
 ) -> tuple[GameState, int]:
     """One full game of cheap random play; returns the final state and its decisions."""
     game = new_game(seed, options=options, cards=cards, log=False)
-    choice = rng.choice
-    legal_actions = game.legal_actions
-    apply = game.apply
-    decisions = 0
-    while game.to_move >= 0:
-        apply(choice(legal_actions()))
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise RuntimeError(f"bench game seed {seed} is not over after {decisions} decisions")
-    return game, decisions
+    pick = _random_player(rng)
+    return game, run_game(game, (pick, pick))
 
 
 def sample_states(
@@ -140,16 +52,23 @@ def sample_states(
     cards: CardDB | None = None,
 ) -> list[GameState]:
     """Mid-game states (past the opening turn, not over) from ``games`` random games."""
-    rng = random.Random(derive_seed(seed, BENCH_SAMPLE))
+    pick = _random_player(random.Random(derive_seed(seed, BENCH_SAMPLE)))
     states: list[GameState] = []
+    decisions = 0  # of the game being played
+
+    def keep_some(state: GameState, _action: int) -> None:
+        nonlocal decisions
+        if decisions % every == 0 and state.turn > 2:
+            states.append(state.clone())
+        decisions += 1
+
     for i in range(games):
-        game = new_game(seed + i, options=options, cards=cards, log=False)
-        n = 0
-        while game.to_move >= 0:
-            if n % every == 0 and game.turn > 2:
-                states.append(game.clone())
-            game.apply(rng.choice(game.legal_actions()))
-            n += 1
+        decisions = 0
+        run_game(
+            new_game(seed + i, options=options, cards=cards, log=False),
+            (pick, pick),
+            observe=keep_some,
+        )
     return states
 
 

@@ -1,0 +1,200 @@
+"""``rebelspace ladder``: how strong each computer level is, as Elo ratings with 95% intervals.
+
+Every level plays every other in the arena's duplicate format (``schedule``: each deal twice,
+sides swapped). The ratings are Bradley-Terry strengths on the Elo scale with the
+``heuristic`` (or the first level) pinned at ``ANCHOR``: it plays the same whatever the load,
+and fast, so a published number means the same thing from one table to the next. The
+intervals come from a bootstrap over deals: each replicate draws, for every pair of levels, as
+many deals as it played, with replacement, keeping both games of a deal together (the two
+games share their luck, so they are one unit), and fits the ratings again. The replicates are
+seeded, so the same seed gives the same table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from rebelspace.engine import CardDB, RulesOptions
+
+from .arena import GameResult, run_tasks, tasks
+from .schedule import unit_of
+from .stats import bradley_terry_elo
+
+#: The levels a player can choose, weakest first, and the agents that play them.
+LEVELS: dict[str, str] = {
+    "random": "random",
+    "easy": "ismcts:easy",
+    "heuristic": "heuristic",
+    "normal": "ismcts:normal",
+    "hard": "ismcts:hard",
+}
+
+ANCHOR = 1500.0  # the rating of the anchored level (the heuristic when it plays)
+ANCHOR_LEVEL = "heuristic"
+BOOTSTRAP = 400  # replicates for the intervals
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    level: str
+    agent: str
+    elo: float
+    low: float  # 95% interval
+    high: float
+    games: int
+    wins: int
+
+    @property
+    def bound(self) -> str:
+        """``"upper"`` for a level that lost every game, ``"lower"`` for one that won every
+        game: its rating then rests on the half win each way that keeps it finite, and the
+        truth may lie further out than the interval says."""
+        if self.wins == 0:
+            return "upper"
+        return "lower" if self.wins == self.games else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "agent": self.agent,
+            "elo": self.elo,
+            "ci95": [self.low, self.high],
+            "games": self.games,
+            "wins": self.wins,
+            "bound": self.bound,
+        }
+
+
+def agent_of(level: str) -> str:
+    """The agent of a level name; any other text is taken as an agent name itself."""
+    return LEVELS.get(level, level)
+
+
+def anchor_of(levels: Sequence[str]) -> str:
+    return ANCHOR_LEVEL if ANCHOR_LEVEL in levels else levels[0]
+
+
+def _wins(results: Sequence[GameResult], names: dict[str, str]) -> dict[tuple[str, str], int]:
+    wins: dict[tuple[str, str], int] = {}
+    for r in results:
+        a, b = names[r.task.a], names[r.task.b]
+        key = (a, b) if r.a_won else (b, a)
+        wins[key] = wins.get(key, 0) + 1
+    return wins
+
+
+def _anchored(ratings: dict[str, float], anchor: str) -> dict[str, float]:
+    shift = ANCHOR - ratings[anchor]
+    return {name: elo + shift for name, elo in ratings.items()}
+
+
+def _by_deal(results: Sequence[GameResult]) -> dict[tuple[str, str], list[list[GameResult]]]:
+    """Each pair's results grouped by deal: the units the bootstrap draws."""
+    pairs: dict[tuple[str, str], dict[int, list[GameResult]]] = {}
+    index: dict[tuple[str, str], int] = {}
+    for r in results:
+        key = (r.task.a, r.task.b)
+        i = index[key] = index.get(key, -1) + 1  # results come in the order of ``tasks``
+        pairs.setdefault(key, {}).setdefault(unit_of(i), []).append(r)
+    return {key: list(deals.values()) for key, deals in pairs.items()}
+
+
+def rate(
+    levels: Sequence[str], results: Sequence[GameResult], seed: int, replicates: int = BOOTSTRAP
+) -> list[Rating]:
+    """The ratings of ``levels`` from the arena ``results`` (agents named as ``agent_of``)."""
+    names = {agent_of(level): level for level in levels}
+    anchor = anchor_of(levels)
+    point = _anchored(bradley_terry_elo(list(levels), _wins(results, names)), anchor)
+    rng = random.Random(seed)
+    deals = _by_deal(results)
+    samples: dict[str, list[float]] = {level: [] for level in levels}
+    for _ in range(replicates):
+        drawn = [r for units in deals.values() for _ in units for r in rng.choice(units)]
+        fitted = _anchored(bradley_terry_elo(list(levels), _wins(drawn, names)), anchor)
+        for level in levels:
+            samples[level].append(fitted[level])
+    played = {level: [0, 0] for level in levels}
+    for r in results:
+        a, b = names[r.task.a], names[r.task.b]
+        played[a][0] += 1
+        played[b][0] += 1
+        played[a if r.a_won else b][1] += 1
+    out = []
+    for level in levels:
+        ordered = sorted(samples[level])
+        low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else point[level]
+        high = ordered[int(0.975 * (len(ordered) - 1))] if ordered else point[level]
+        out.append(
+            Rating(
+                level,
+                agent_of(level),
+                round(point[level], 1),
+                round(low, 1),
+                round(high, 1),
+                played[level][0],
+                played[level][1],
+            )
+        )
+    return out
+
+
+def ladder(
+    levels: Sequence[str],
+    games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    cards: CardDB | None = None,
+    options: RulesOptions | None = None,
+    progress: bool | None = None,
+) -> dict[str, Any]:
+    """Play every pair of ``levels`` ``games`` times in duplicate format and rate them: the
+    JSON of ``rebelspace ladder`` (the table, every pair's score, and what made them)."""
+    if len(levels) < 2 or len(set(levels)) != len(levels):
+        raise ValueError("a ladder needs at least two different levels")
+    agents = [agent_of(level) for level in levels]
+    todo = tasks(agents, games, seed)
+    results = list(
+        run_tasks(todo, workers=workers, cards=cards, options=options, progress=progress)
+    )
+    ratings = rate(levels, results, seed)
+    pairs = []
+    for a, b in combinations(levels, 2):
+        mine = [r for r in results if (r.task.a, r.task.b) == (agent_of(a), agent_of(b))]
+        pairs.append({"a": a, "b": b, "games": len(mine), "a_wins": sum(r.a_won for r in mine)})
+    return {
+        "seed": seed,
+        "games_per_pair": games,
+        "anchor": {"level": anchor_of(levels), "elo": ANCHOR},
+        "bootstrap": BOOTSTRAP,
+        "ratings": [r.to_dict() for r in sorted(ratings, key=lambda r: -r.elo)],
+        "pairs": pairs,
+    }
+
+
+def markdown(table: dict[str, Any]) -> str:
+    """The table as the README shows it."""
+    lines = [
+        "| level | agent | Elo | 95% interval | games | wins |",
+        "|---|---|---:|---|---:|---:|",
+    ]
+    marks = {"upper": "at most ", "lower": "at least ", "": ""}
+    for r in table["ratings"]:
+        low, high = r["ci95"]
+        lines.append(
+            f"| {r['level']} | `{r['agent']}` | {marks[r['bound']]}{r['elo']:.0f} "
+            f"| {low:.0f} to {high:.0f} | {r['games']} | {r['wins']} |"
+        )
+    anchor = table["anchor"]
+    lines.append(
+        f"\n{anchor['level']} is pinned at {anchor['elo']:.0f}; {table['games_per_pair']} games "
+        f"per pair, seed {table['seed']} (`rebelspace ladder --games {table['games_per_pair']} "
+        f'--seed {table["seed"]}`). "At most"/"at least": a level that lost or won every '
+        "game, whose rating the games bound on one side only."
+    )
+    return "\n".join(lines)

@@ -1,0 +1,66 @@
+"""``rebelspace ladder`` (issue 17): Elo ratings of the levels, bootstrap intervals over deals."""
+
+from __future__ import annotations
+
+import pytest
+
+from rebelspace import cli
+from rebelspace.play.arena import GameResult, Task
+from rebelspace.play.ratings import ANCHOR, agent_of, ladder, markdown, rate
+
+
+def _series(a: str, b: str, a_wins: list[bool]) -> list[GameResult]:
+    """Results of a pair in the order ``tasks`` plays them (deal k: games 2k and 2k + 1)."""
+    return [GameResult(Task(a, b, i // 2, i % 2 == 0), won, 10, 50) for i, won in enumerate(a_wins)]
+
+
+def test_the_anchor_is_pinned_and_a_stronger_level_rates_higher() -> None:
+    results = _series("heuristic", "random", [True] * 7 + [False]) + _series(
+        "heuristic", "ismcts:easy", [True, False, True, False, False, True, True, False]
+    )
+    ratings = {r.level: r for r in rate(["random", "heuristic", "easy"], results, seed=1)}
+    assert ratings["heuristic"].elo == ANCHOR == ratings["heuristic"].low
+    assert ratings["random"].elo < ANCHOR - 200
+    assert ratings["random"].low <= ratings["random"].elo <= ratings["random"].high
+    assert ratings["random"].high - ratings["random"].low > 50  # 8 games: a wide interval
+    assert (ratings["random"].games, ratings["random"].wins) == (8, 1)
+    assert ratings["easy"].agent == "ismcts:easy" == agent_of("easy")
+
+
+def test_the_bootstrap_is_seeded_and_keeps_a_deals_two_games_together() -> None:
+    # Every deal split 1-1: whatever deals a replicate draws, the pair stays level.
+    results = _series("heuristic", "random", [True, False] * 5)
+    one = rate(["random", "heuristic"], results, seed=3)
+    assert one == rate(["random", "heuristic"], results, seed=3)
+    random_level = next(r for r in one if r.level == "random")
+    assert random_level.elo == random_level.low == random_level.high == ANCHOR
+
+
+def test_a_level_that_lost_every_game_is_marked_as_bounded() -> None:
+    results = _series("heuristic", "random", [True] * 6)
+    ratings = {r.level: r for r in rate(["random", "heuristic"], results, seed=1)}
+    assert ratings["random"].bound == "upper" and ratings["heuristic"].bound == "lower"
+    table = {
+        "ratings": [r.to_dict() for r in ratings.values()],
+        "anchor": {"level": "heuristic", "elo": ANCHOR},
+        "games_per_pair": 6,
+        "seed": 1,
+    }
+    assert "at most " in markdown(table) and "at least " in markdown(table)
+
+
+def test_the_same_seed_gives_the_same_ladder_on_one_or_two_workers() -> None:
+    one = ladder(["random", "heuristic"], 4, 9, workers=1, progress=False)
+    two = ladder(["random", "heuristic"], 4, 9, workers=2, progress=False)
+    assert one == two
+    (pair,) = one["pairs"]
+    by_level = {r["level"]: r for r in one["ratings"]}
+    assert (pair["a"], pair["b"], pair["games"]) == ("random", "heuristic", 4)
+    assert pair["a_wins"] == by_level["random"]["wins"]
+    assert 4 - pair["a_wins"] == by_level["heuristic"]["wins"]
+
+
+def test_ladder_refuses_a_bad_level_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["ladder", "--levels", "random,grandmaster"]) == 2
+    assert "unknown agent 'grandmaster'" in capsys.readouterr().err
+    assert cli.main(["ladder", "--levels", "random,random"]) == 2
