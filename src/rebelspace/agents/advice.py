@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from rebelspace.engine import GameContext, PlayerView, RecordError, UnitView, replay
+from rebelspace.engine import SIDE_NAMES, GameContext, PlayerView, RecordError, UnitView, replay
 from rebelspace.engine.sampling import sample_state
 from rebelspace.seeds import ADVICE, derive_seed
 
@@ -39,7 +39,7 @@ ANALYSIS_AGENT = "ismcts:250"
 RUNNERS_UP = 2
 
 Winner = Literal["attacker", "defender", "both"]
-SIDES = ("rebel", "imperial")
+SIDES = SIDE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +324,8 @@ def analyse(
     record's seed and the ply, so the same record gives the same analysis. ``progress(done,
     total)`` is called after each action replayed.
     """
-    if side not in ("rebel", "imperial"):
-        raise ValueError(f"side must be 'rebel' or 'imperial', got {side!r}")
+    if side not in SIDES:
+        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
     seat = SIDES.index(side)
     if not isinstance(record, dict):
         raise RecordError("record: a record is a JSON object")
