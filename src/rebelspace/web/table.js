@@ -5,6 +5,7 @@ import { buttonLabel, placeOf } from "./actions.js";
 import { renderBattle, renderLastAttack } from "./battle.js";
 import { cardBack, cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
+import { hintLine } from "./hints.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
@@ -216,8 +217,17 @@ function promptEl(msg, actions, ui) {
       draws.length ? drawChoice(draws, ui) : null,
       others.map((a) => h("button", { type: "button", class: `act act-${a.kind}`, "data-action-id": a.id, onclick: () => ui.send(a.id) }, buttonLabel(a))),
       msg.undo && msg.undo.allowed ? h("button", { type: "button", class: "undo", onclick: () => ui.undo() }, "Undo my last move") : null,
+      ui.hint ? h("button", { type: "button", class: "hint-button", id: "hint-button", "aria-controls": "hint", "aria-describedby": "hint", onclick: () => ui.hint() }, "Hint") : null,
     ),
+    ui.hint ? hintEl(ui.hintState()) : null,
   );
+}
+
+/** What the computer would play (a hint asked for at this decision), or nothing yet. */
+function hintEl(state) {
+  const text = !state ? "" : state.state === "loading" ? "Thinking…" : state.state === "error" ? `No hint: ${state.message}` : hintLine(state.data);
+  // Focusable: in a short prompt the line may scroll (as the detail above it).
+  return h("p", { class: ["hint", state ? `hint-${state.state}` : ""], id: "hint", role: "status", tabindex: text ? "0" : null }, text);
 }
 
 function allActionsEl(actions, ui) {
