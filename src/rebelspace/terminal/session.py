@@ -480,8 +480,16 @@ def play_game(
     read: Reader = input,
     console: Console | None = None,
     confirm_forced: bool = False,
+    offer_analysis: bool = False,
 ) -> Stop:
-    """Play a new ``game`` with ``person`` at the terminal (see ``TerminalGame``)."""
+    """Play a new ``game`` with ``person`` at the terminal (see ``TerminalGame``); a script
+    that plays through this gets no analysis offer at the end unless it asks for one."""
     return TerminalGame(
-        game, person, opponent, read=read, console=console, confirm_forced=confirm_forced
+        game,
+        person,
+        opponent,
+        read=read,
+        console=console,
+        confirm_forced=confirm_forced,
+        offer_analysis=offer_analysis,
     ).play()
