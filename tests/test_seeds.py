@@ -38,6 +38,7 @@ def test_streams_of_a_game_seed_do_not_overlap() -> None:
         "terminal opponent": range(seeds.TERMINAL_OPPONENT, seeds.TERMINAL_OPPONENT + 2),
         "match agents": range(seeds.MATCH_AGENT, seeds.MATCH_AGENT + 2),
         "server agent, first 10,000 plies": range(seeds.SERVER_AGENT, seeds.SERVER_AGENT + 10**4),
+        "hints and analysis, first 10,000 plies": range(seeds.ADVICE, seeds.ADVICE + 10**4),
     }
     taken: dict[int, str] = {}
     for user, streams in ranges.items():
@@ -58,6 +59,7 @@ def test_stream_numbers_are_the_ones_games_were_played_with() -> None:
         "GYM_OPPONENT": 2,
         "MATCH_AGENT": 10,
         "SERVER_AGENT": 1_000_000,
+        "ADVICE": 2_000_000,
         "DEAL": 0,
         "OPPONENT_PLY": 0,
         "OPENSPIEL_GAME": 0,

@@ -3,15 +3,20 @@ test_terminal_pty.py for the game through a pseudo-terminal)."""
 
 from __future__ import annotations
 
+import argparse
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rebelspace import cli
-from rebelspace.engine import REBEL, load_record, new_game
+from rebelspace.agents.advice import Choice, Hint, analyse, battle_after, hint, race
+from rebelspace.agents.heuristic import heuristic_action
+from rebelspace.engine import IMPERIAL, REBEL, load_record, load_scenario, new_game, save_record
 from rebelspace.engine.cards import load_cards
+from rebelspace.seeds import ADVICE, derive_seed
 from rebelspace.terminal import (
     Opponent,
     Stop,
@@ -19,8 +24,11 @@ from rebelspace.terminal import (
     card_lines,
     find_cards,
     make_console,
+    rebuild,
 )
+from rebelspace.terminal.analysis import add_analyse_parser, run_analyse
 from rebelspace.terminal.cards import ABILITY_WORDS, KEYWORD_WORDS
+from rebelspace.terminal.hints import battle_words, hint_lines
 
 
 def scripted(
@@ -168,3 +176,132 @@ def test_rules_topic(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["rules", "psion", "cards"]) == 0
     assert capsys.readouterr().out.startswith("### Psion cards")
     assert cli.main(["rules", "no such thing"]) == 2
+
+
+# ----------------------------------------------------------------------------- hint and analysis
+
+
+def test_hint_says_what_the_computer_would_play_and_why() -> None:
+    feed = iter(["hint", "q"])
+    screen = io.StringIO()
+    console = make_console()
+    console.file = screen
+    game = new_game(5)
+    terminal = TerminalGame(
+        game,
+        REBEL,
+        Opponent("random", "normal", 99),
+        read=lambda prompt: next(feed),
+        console=console,
+        hint_agent="ismcts:40",
+    )
+    assert terminal.play() == Stop.QUIT
+    out = flat(screen.getvalue())
+    seed = derive_seed(5, ADVICE + 0)
+    expected = hint(game.view(REBEL), game.legal_actions(), game.ctx, seed, "ismcts:40")
+    number = game.legal_actions().index(expected.best.action) + 1
+    assert f"Hint: the computer (ismcts:40) would play choice {number}, " in out
+    assert f"{expected.best.text!r} ({round(100 * (expected.best.win or 0))}% to win)" in out
+    assert "Race: your deck (" in out and "Next best: " in out
+    assert list(terminal.game.history or []) == []  # a hint plays nothing
+
+
+def test_hint_words_name_the_battle_values_and_result() -> None:
+    game = load_scenario(
+        {
+            "seed": 1,
+            "turn": 5,
+            "player": "rebel",
+            "phase": "attack",
+            "rebel": {"active": ["Princess", "Rebel Soldier"]},
+            "imperial": {"active": ["Battle Walkers"]},
+            "battle": {
+                "step": "block",
+                "groups": [{"kind": "ground", "units": ["Princess", "Rebel Soldier"]}],
+            },
+        }
+    )
+    view = game.view(IMPERIAL)
+    block = int(game.action_space.parse("block group 1 with Battle Walkers"))
+    battle = battle_after(view, block, game.ctx)
+    assert battle is not None
+    assert battle_words(battle).startswith(
+        "Battle: your defense against group 1 (ground) at 5 against 4: you would win the battle"
+    )
+    h = Hint(
+        "imperial", "x", Choice(block, "block", 0.7, 9), (), battle, race(view, game.ctx, 1), False
+    )
+    lines = hint_lines(h, game.legal_actions())
+    assert lines[0] == "Hint: the computer (x) would play choice 1, 'block' (70% to win)."
+    assert lines[1] == battle_words(battle)
+
+
+def finished_soon(seed: int) -> TerminalGame:
+    """A game against the heuristic a few decisions from its end, the person answering 1 and
+    then yes to the analysis."""
+    game = new_game(seed)
+    history = []
+    while True:
+        trial = game.clone()
+        for _ in range(40):
+            if trial.is_over:
+                break
+            trial.apply(heuristic_action(trial, trial.legal_actions()))
+        if trial.is_over:
+            break
+        action = heuristic_action(game, game.legal_actions())
+        game.apply(action)
+        history.append(action)
+    game, plies = rebuild(seed, game.options, game.cards, history)
+    screen = io.StringIO()
+    console = make_console()
+    console.file = screen
+    terminal = TerminalGame(
+        game, REBEL, Opponent("heuristic", "normal", 1), plies=plies, console=console
+    )
+    terminal.read = lambda prompt: "y" if terminal.game.is_over else "1"
+    return terminal
+
+
+def test_after_a_game_the_analysis_is_offered_and_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rebelspace.terminal.session.ANALYSIS_AGENT", "ismcts:10")
+    terminal = finished_soon(12)
+    assert terminal.play() == Stop.FINISHED
+    assert isinstance(terminal.console.file, io.StringIO)
+    out = flat(terminal.console.file.getvalue())
+    assert "Analyse your moves (about ten seconds)? y/n" in out
+    assert "Analysis of the Rebel player's " in out and "blunder" in out
+
+    declined = finished_soon(12)
+    declined.read = lambda prompt: "n" if declined.game.is_over else "1"
+    assert declined.play() == Stop.FINISHED
+    assert isinstance(declined.console.file, io.StringIO)
+    assert "Analysis of the" not in declined.console.file.getvalue()
+
+
+def test_analyse_command_prints_the_worst_moves_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = new_game(4)
+    for _ in range(120):
+        game.apply(
+            game.legal_actions()[-1]
+            if game.to_move == REBEL
+            else heuristic_action(game, game.legal_actions())
+        )
+    path = tmp_path / "g.json"
+    save_record(game, path, meta={"side": "rebel"})
+    parser = argparse.ArgumentParser()
+    add_analyse_parser(parser.add_subparsers())
+    args = parser.parse_args(["analyse", str(path), "--agent", "ismcts:10", "--json"])
+    assert args.handler(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["side"] == "rebel" and data["agent"] == "ismcts:10"
+    assert data == analyse(load_record(path), "rebel", agent="ismcts:10").to_dict()
+    args = parser.parse_args(["analyse", str(path), "--agent", "ismcts:10", "--side", "imperial"])
+    assert run_analyse(args) == 0
+    out = flat(capsys.readouterr().out)
+    assert "Analysis of the Imperial player's " in out and "20 a blunder" in out
+    args = parser.parse_args(["analyse", str(tmp_path / "none.json")])
+    assert run_analyse(args) == 2
+    assert capsys.readouterr().err.startswith("rebelspace analyse: ")

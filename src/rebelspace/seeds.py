@@ -17,6 +17,7 @@ constant                  streams          whose
                                            the terminal's computer, so sharing 2 is harmless)
 ``MATCH_AGENT``           10, 11           arena and lab agents: + the player (0 Rebel)
 ``SERVER_AGENT``          1,000,000 + ply  the server's computer player, one seed per decision
+``ADVICE``                2,000,000 + ply  hints and the analysis of a game (``agents.advice``)
 ========================  ===============  ==================================================
 
 Streams of other seeds:
@@ -50,6 +51,7 @@ TERMINAL_OPPONENT = 2
 GYM_OPPONENT = 2
 MATCH_AGENT = 10
 SERVER_AGENT = 1_000_000
+ADVICE = 2_000_000
 
 DEAL = 0
 OPPONENT_PLY = 0

@@ -75,9 +75,11 @@ def test_every_get_path_the_protocol_document_names_answers(db_path: str) -> Non
             assert status != 404 and status < 500, f"GET {path} (named {named}): {status}"
             fetched[named] = status
     assert set(fetched) | set(SKIPPED) == named_paths()
-    # The record and the replay of an unfinished game are refused on purpose (409); everything
-    # else answers.
+    # The record, the replay and the analysis of an unfinished game are refused on purpose
+    # (409), and a hint without a seat's token (403); everything else answers.
     refused = {"/api/games/{game_id}/record": 409, "/api/games/{game_id}/replay": 409}
+    refused |= {"/api/games/{game_id}/analysis?side=<seat>": 409}
+    refused |= {"/api/games/{game_id}/hint": 403}
     assert {p: s for p, s in fetched.items() if s >= 400} == refused
     assert set(fetched) >= DOCS_PAGES
 

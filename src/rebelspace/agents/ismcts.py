@@ -93,6 +93,7 @@ class ISMCTSAgent:
             rollout_policy = random_policy if self.budget.policy == "random" else heuristic_policy
         self.policy = rollout_policy
         self.last_iterations = 0
+        self.last_root: Node | None = None  # the last search's tree, read by hints (advice.py)
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent(seed={self.seed!r}, budget={self.budget!r})"
@@ -126,6 +127,7 @@ class ISMCTSAgent:
                 n.visits += 1
                 n.reward += value if n.mover == me else 1.0 - value
         self.last_iterations = iterations
+        self.last_root = root
         children = root.children
         return max(
             (a for a in legal if a in children),

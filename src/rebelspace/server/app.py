@@ -301,6 +301,7 @@ def create_app(
     _game_routes(app, server, answer_delay)
     _seat_routes(app, server)
     _record_routes(app, server, replay_unfinished)
+    _advice_routes(app, server)
     _websocket_route(app, server)
     _static_routes(app)
     return app
@@ -482,6 +483,26 @@ def _record_routes(app: FastAPI, server: GameServer, replay_unfinished: bool) ->
         if not session.over:
             raise ServerError(409, "conflict", "the record is kept secret until the game is over")
         return to_record(session.state)
+
+
+def _advice_routes(app: FastAPI, server: GameServer) -> None:
+    """Hints for the seat to move, analyses of finished games (server/advice.py)."""
+
+    @app.get("/api/games/{game_id}/hint", responses=REFUSALS)
+    async def hint(game_id: str, request: Request) -> dict[str, Any]:
+        """What the computer would play for the seat of the token, whose decision it must be,
+        and why: from that seat's view only."""
+        session = server.get(game_id)
+        seat = session.require_seat(bearer(request))
+        return await server.advisor.hint(session, seat, client_address(request))
+
+    @app.get("/api/games/{game_id}/analysis", responses=REFUSALS)
+    async def analysis(
+        game_id: str, request: Request, side: Literal["rebel", "imperial"] | None = None
+    ) -> dict[str, Any]:
+        """A finished game's analysis of one side's decisions (no token: as the replay)."""
+        session = server.get(game_id)
+        return await server.advisor.analysis(session, side, client_address(request))
 
 
 def _websocket_route(app: FastAPI, server: GameServer) -> None:

@@ -17,9 +17,10 @@ import multiprocessing.connection
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from rebelspace.engine import PlayerView, RulesOptions, context_for
 from rebelspace.seeds import SERVER_AGENT, derive_seed
@@ -27,6 +28,8 @@ from rebelspace.seeds import SERVER_AGENT, derive_seed
 from .games import cards_from_text
 
 log = logging.getLogger("rebelspace.server")
+
+T = TypeVar("T")
 
 # The first of the server's derive_seed streams, one per ply (the table: rebelspace.seeds).
 AGENT_STREAM = SERVER_AGENT
@@ -95,27 +98,31 @@ class ComputerPlayers:
         if spec == "random":
             return decide(spec, rules, cards, view, legal, seed)
         if spec.startswith("ismcts"):
-            try:
-                if self._pool is None:
-                    # spawn: forking a process that runs an event loop and threads is unsafe.
-                    self._pool = ProcessPoolExecutor(
-                        self.processes,
-                        mp_context=multiprocessing.get_context("spawn"),
-                        initializer=exit_with_parent,
-                    )
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(
-                    self._pool, decide, spec, rules, cards, view, tuple(legal), seed
-                )
-            except (BrokenProcessPool, RuntimeError, OSError) as e:
-                # A pool that cannot start or lost a worker: the game must not stall, so this
-                # decision is made in a thread (same answer, the seed is the same) and the
-                # pool is made again for the next one.
-                log.warning("the computer's process pool failed (%s); deciding in a thread", e)
-                pool, self._pool = self._pool, None
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
+            return await self.run(decide, spec, rules, cards, view, tuple(legal), seed)
         return await asyncio.to_thread(decide, spec, rules, cards, view, legal, seed)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the process pool: a search (a decision, a hint, an analysis).
+        ``fn`` and its arguments must pickle."""
+        try:
+            if self._pool is None:
+                # spawn: forking a process that runs an event loop and threads is unsafe.
+                self._pool = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=exit_with_parent,
+                )
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, fn, *args)
+        except (BrokenProcessPool, RuntimeError, OSError) as e:
+            # A pool that cannot start or lost a worker: the game must not stall, so this
+            # search runs in a thread (same answer, the seed is the same) and the pool is
+            # made again for the next one.
+            log.warning("the computer's process pool failed (%s); deciding in a thread", e)
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(fn, *args)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from rebelspace.engine import CardDB, RulesOptions, default_cards
 
+from .advice import Advisor
 from .computer import ComputerPlayers, agent_seed
 from .games import (
     CLAIM_AFTER,
@@ -134,6 +135,7 @@ class GameServer:
         self.options = options or RulesOptions()
         self.cache_size = cache_size  # games kept in memory before idle ones are dropped
         self.computer = computer or ComputerPlayers()
+        self.advisor = Advisor(self.computer)  # hints and analyses (issue 17)
         self.sessions: dict[str, Session] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.limits = limits or ClientLimits()
@@ -621,3 +623,4 @@ class GameServer:
             for conn in list(session.connections):
                 conn.close()
         self.computer.close()
+        self.advisor.close()

@@ -23,6 +23,7 @@ HELP = [
     ("card NAME", "any card in full: type, cost, ratings, keywords, ability"),
     ("rules [TOPIC]", "the rules: a section (blocks, psion, damage …) or a ruling (R19)"),
     ("why TEXT", "why an action is not one of your choices now"),
+    ("hint", "what the computer would play now, and why (the battle, the damage race)"),
     ("undo", "take back your last decision (not across a card you were shown)"),
     ("q, Ctrl-D", "save the game and leave (Ctrl-C too); play --resume FILE goes on"),
     ("help, ?", "this list"),

@@ -31,6 +31,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from rebelspace.agents import Agent
+from rebelspace.agents.advice import ANALYSIS_AGENT, HINT_AGENT
 from rebelspace.engine import (
     PLAYER_NAMES,
     CardDB,
@@ -195,6 +196,8 @@ class TerminalGame:
         read: Reader = input,
         console: Console | None = None,
         confirm_forced: bool = False,
+        hint_agent: str = HINT_AGENT,
+        offer_analysis: bool = True,
     ) -> None:
         self.game = game
         self.person = person
@@ -207,6 +210,8 @@ class TerminalGame:
         self.read = read
         self.console = console if console is not None else make_console()
         self.confirm_forced = confirm_forced
+        self.hint_agent = hint_agent
+        self.offer_analysis = offer_analysis
         self.db: CardDB = game.cards
         self.names = game.ctx.tables.names
         self.pending: list[Event] = []
@@ -247,6 +252,8 @@ class TerminalGame:
                         self._apply(action, self.person)
             self._flush()
             self._result()
+            if self.offer_analysis:
+                self._offer_analysis()
             return Stop.FINISHED
         except _Stopped as stop:
             self.out(f"You left the game on turn {self.game.turn}.")
@@ -366,9 +373,46 @@ class TerminalGame:
             self.out(rules_answer(rest))
         elif word == "why":
             self.out(why(self.game, self.person, rest))
+        elif word == "hint" and not rest:
+            self._hint(view)
         else:
             return False
         return True
+
+    def _hint(self, view: PlayerView) -> None:
+        """What the computer would play for the person, from the person's view only (R5)."""
+        from rebelspace.agents.advice import hint
+        from rebelspace.seeds import ADVICE, derive_seed
+
+        from .hints import hint_lines
+
+        assert self.game.history is not None
+        legal = [a.id for a in view.legal_actions]
+        seed = derive_seed(self.game.seed, ADVICE + len(self.game.history))
+        self.out(Text("Thinking...", style="dim"))
+        advice = hint(view, legal, self.game.ctx, seed, self.hint_agent)
+        self.out(*hint_lines(advice, legal))
+
+    def _offer_analysis(self) -> None:
+        """Offer the analysis of the person's decisions; any answer but yes declines."""
+        from rebelspace.engine import to_record
+
+        from .analysis import analysis_lines, run_with_progress
+
+        self.out("Analyse your moves (about ten seconds)? y/n")
+        try:
+            answer = self.read(PROMPT)
+        except EOFError:
+            return
+        if answer.strip().lower() not in ("y", "yes"):
+            return
+        side = PLAYER_NAMES[self.person].lower()
+        try:
+            analysis = run_with_progress(to_record(self.game), side, ANALYSIS_AGENT, self.out)
+        except KeyboardInterrupt:
+            self.out("Analysis stopped.")
+            return
+        self.out(*analysis_lines(analysis))
 
     def _hand_card(self, hand: Sequence[str], n: int) -> None:
         names = show.hand_names(hand)
@@ -436,8 +480,16 @@ def play_game(
     read: Reader = input,
     console: Console | None = None,
     confirm_forced: bool = False,
+    offer_analysis: bool = False,
 ) -> Stop:
-    """Play a new ``game`` with ``person`` at the terminal (see ``TerminalGame``)."""
+    """Play a new ``game`` with ``person`` at the terminal (see ``TerminalGame``); a script
+    that plays through this gets no analysis offer at the end unless it asks for one."""
     return TerminalGame(
-        game, person, opponent, read=read, console=console, confirm_forced=confirm_forced
+        game,
+        person,
+        opponent,
+        read=read,
+        console=console,
+        confirm_forced=confirm_forced,
+        offer_analysis=offer_analysis,
     ).play()

@@ -73,6 +73,7 @@ export class GameController {
     this.focusedVersion = null; // the version whose decision got the focus (see render)
     this.shownVersion = null; // the version of the state drawn last
     this.playback = new Playback(root, () => this.settings.playbackMs);
+    this.hint = null; // {version, seat, state: "loading" | "ready" | "error", data, message}
     this.ui = this.makeUi();
   }
 
@@ -209,6 +210,7 @@ export class GameController {
     const sameState = this.shownVersion === msg.version;
     this.shownVersion = msg.version;
     renderTable(this.root, msg, actions, this.memory, this.ui);
+    this.highlightHint();
     this.playback.highlight();
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
     this.placeFocus(msg, actions, focusAt, hadFocus, sameState);
@@ -320,6 +322,8 @@ export class GameController {
       },
       send: (id) => this.act(id),
       undo: () => this.undo(),
+      hint: () => this.askHint(),
+      hintState: () => this.currentHint(),
       showPile: (title, names) => showPile(title, names),
       extraStatus: () => this.extraStatus(),
       forced: (actions) => this.forcedChoice(actions),
@@ -341,6 +345,43 @@ export class GameController {
       sideOpen: false,
     };
     return ui;
+  }
+
+  /** The hint asked for at the decision on screen, if any (a newer state makes it stale). */
+  currentHint() {
+    const hint = this.hint;
+    return hint && this.msg && hint.version === this.msg.version && hint.seat === this.shown ? hint : null;
+  }
+
+  /** Ask the server what the computer would play here (GET .../hint, docs/protocol.md). */
+  async askHint() {
+    const seat = this.shown;
+    const token = this.tokens[seat];
+    if (!this.msg || !token) return;
+    const version = this.msg.version;
+    if (this.currentHint() && this.hint.state !== "error") return;
+    this.hint = { version, seat, state: "loading" };
+    this.rerender();
+    try {
+      const data = await request("GET", `/api/games/${encodeURIComponent(this.gameId)}/hint`, { token });
+      if (this.hint && this.hint.version === version && data.version === version) this.hint = { version, seat, state: "ready", data: data.hint };
+    } catch (err) {
+      if (this.hint && this.hint.version === version) this.hint = { version, seat, state: "error", message: err.message };
+    }
+    this.rerender();
+  }
+
+  /** The hinted move lights up: its button, and the card a click on which would play it. */
+  highlightHint() {
+    const hint = this.currentHint();
+    if (!hint || hint.state !== "ready") return;
+    const id = hint.data.best.action;
+    for (const el of this.root.querySelectorAll(`[data-action-id="${id}"]`)) el.classList.add("hinted");
+    for (const el of this.root.querySelectorAll(".card.clickable")) {
+      const group = el.dataset.group ? Number(el.dataset.group) : null;
+      const copy = el.dataset.copy ? Number(el.dataset.copy) : null;
+      if (this.matching(el.dataset.place, el.dataset.name, group, copy).some((a) => a.id === id)) el.classList.add("hinted");
+    }
   }
 
   /** The player acts: what is still to play back is older than what they acted on. */

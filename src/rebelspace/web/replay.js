@@ -6,6 +6,7 @@ import { ApiError, request } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { pageLinks } from "./games.js";
+import { decisionLine, thresholdLine } from "./hints.js";
 import { copy } from "./menu.js";
 import { resultText } from "./online.js";
 
@@ -184,8 +185,57 @@ export class ReplayViewer {
         ),
         this.action,
         this.events,
+        this.analysisEl(),
         this.board,
       ),
+    );
+  }
+
+  /** The analysis of one side's decisions (GET .../analysis): asked for with a button, as it
+   * costs the server seconds; its worst moves are buttons that jump to their step. */
+  analysisEl() {
+    this.analysisOut = h("div", { id: "analysis-out", "aria-live": "polite" });
+    const ask = (side) => h("button", { type: "button", id: `analyse-${side}`, onclick: () => this.analyse(side) }, `Analyse ${cap(side)}'s moves`);
+    return h(
+      "section",
+      { class: "replay-analysis", id: "replay-analysis", "aria-labelledby": "analysis-title" },
+      h("h2", { id: "analysis-title" }, "Analysis"),
+      h("p", {}, "The computer judges each decision of one player from what that player could see, and lists the moves that lost the most."),
+      h("div", { role: "group", "aria-label": "Whose moves to analyse" }, ask("rebel"), " ", ask("imperial")),
+      this.analysisOut,
+    );
+  }
+
+  async analyse(side) {
+    this.analysisOut.replaceChildren(h("p", {}, `Analysing ${cap(side)}'s moves (a few seconds)…`));
+    let data;
+    try {
+      data = await request("GET", `/api/games/${encodeURIComponent(this.gameId)}/analysis?side=${side}`);
+    } catch (err) {
+      this.analysisOut.replaceChildren(h("p", { role: "alert" }, `No analysis: ${err.message}`));
+      return;
+    }
+    const a = data.analysis;
+    const byPly = new Map(a.decisions.map((d) => [d.ply, d]));
+    const worst = a.worst.map((ply) => byPly.get(ply)).filter(Boolean);
+    const c = a.counts;
+    const summary = `${cap(side)}: ${a.decisions.length} decisions · ${c.best} best · ${c.good} good · ${c.inaccuracy} inaccuracies · ${c.mistake} mistakes · ${c.blunder} blunders`;
+    const item = (d) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          { type: "button", class: ["analysis-move", `verdict-${d.verdict}`], "data-ply": d.ply, "aria-label": `${decisionLine(d)}. Show this step`, onclick: () => this.go(d.ply + 1) },
+          decisionLine(d),
+        ),
+      );
+    this.analysisOut.replaceChildren(
+      h("p", { id: "analysis-summary" }, summary),
+      worst.length
+        ? h("ol", { id: "analysis-worst", "aria-label": `${cap(side)}'s costliest moves, worst first (win chance before → after)` }, worst.map(item))
+        : h("p", {}, "No inaccuracy, mistake or blunder found."),
+      h("p", { class: "replay-zone-label" }, thresholdLine(a.thresholds), worst.length ? ` The worst cost ${Math.round(100 * worst[0].loss)} points.` : ""),
     );
   }
 

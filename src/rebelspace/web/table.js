@@ -5,6 +5,7 @@ import { buttonLabel, placeOf } from "./actions.js";
 import { renderBattle, renderLastAttack } from "./battle.js";
 import { cardBack, cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
+import { hintLine } from "./hints.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
@@ -206,7 +207,13 @@ function promptEl(msg, actions, ui) {
   return h(
     "section",
     { class: "prompt mine", id: "prompt", tabindex: "-1", "aria-live": "polite", "data-forced": forced ? (forced.auto ? "auto" : "confirm") : null },
-    h("h2", {}, p.title),
+    // The hint's button shares the title's line: the prompt's height is counted (style.css).
+    h(
+      "div",
+      { class: "prompt-head" },
+      h("h2", {}, p.title),
+      ui.hint ? h("button", { type: "button", class: "hint-button", id: "hint-button", "aria-controls": "hint", "aria-describedby": "hint", onclick: () => ui.hint() }, "Hint") : null,
+    ),
     h("p", { class: "detail", tabindex: "0" }, p.detail),
     forced && forced.auto ? h("p", { class: "forced" }, `Your only choice: "${buttonLabel(forced.action)}". It is made for you in a moment (Settings: confirm it yourself).`) : null,
     ui.selectedGroup !== null ? h("p", { class: "selection" }, `Group ${ui.selectedGroup} selected: only its choices glow. `, h("button", { type: "button", onclick: () => ui.selectGroup(null) }, "Clear selection")) : null,
@@ -217,7 +224,15 @@ function promptEl(msg, actions, ui) {
       others.map((a) => h("button", { type: "button", class: `act act-${a.kind}`, "data-action-id": a.id, onclick: () => ui.send(a.id) }, buttonLabel(a))),
       msg.undo && msg.undo.allowed ? h("button", { type: "button", class: "undo", onclick: () => ui.undo() }, "Undo my last move") : null,
     ),
+    ui.hint ? hintEl(ui.hintState()) : null,
   );
+}
+
+/** What the computer would play (a hint asked for at this decision), or nothing yet. */
+function hintEl(state) {
+  const text = !state ? "" : state.state === "loading" ? "Thinking…" : state.state === "error" ? `No hint: ${state.message}` : hintLine(state.data);
+  // Focusable: in a short prompt the line may scroll (as the detail above it).
+  return h("p", { class: ["hint", state ? `hint-${state.state}` : ""], id: "hint", role: "status", tabindex: text ? "0" : null }, text);
 }
 
 function allActionsEl(actions, ui) {
