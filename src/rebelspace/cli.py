@@ -513,6 +513,15 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- analyse (the terminal game's post-game analysis: rebelspace.terminal.analysis) ------------
+
+
+def _add_analyse(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.terminal.analysis import add_analyse_parser
+
+    add_analyse_parser(subparsers)
+
+
 # --- ladder -------------------------------------------------------------------------------------
 
 
@@ -537,13 +546,33 @@ def _add_ladder(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
     p.add_argument("--out", help="also write the table's JSON to this file")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument(
+        "--publish",
+        action="store_true",
+        help="also play the small check ladder and write both into the package's "
+        "data/ladder.json, which the README and the browser's lobby show",
+    )
     p.set_defaults(handler=_cmd_ladder)
+
+
+def _write_json(path: str, data: object) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
 
 
 def _cmd_ladder(args: argparse.Namespace) -> int:
     from rebelspace.agents.registry import make_agent
     from rebelspace.engine import context_for
-    from rebelspace.play.ratings import agent_of, ladder, markdown
+    from rebelspace.play.ratings import (
+        CHECK_GAMES,
+        CHECK_LEVELS,
+        PUBLISHED,
+        agent_of,
+        ladder,
+        markdown,
+        publish,
+    )
 
     levels = [level.strip() for level in args.levels.split(",") if level.strip()]
     if len(levels) < 2 or len(set(levels)) != len(levels):
@@ -555,9 +584,10 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
         return fail("ladder", exc)
     table = ladder(levels, args.games, args.seed, workers=args.workers)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(table, f, indent=1)
-            f.write("\n")
+        _write_json(args.out, table)
+    if args.publish:
+        check = ladder(CHECK_LEVELS, CHECK_GAMES, args.seed, workers=args.workers)
+        _write_json(os.path.join(os.path.dirname(__file__), PUBLISHED), publish(table, check))
     print(json.dumps(table) if args.json else markdown(table))
     return EXIT_OK
 
@@ -622,6 +652,7 @@ SUBCOMMANDS: dict[str, Registrar] = {
     "simulate": _add_simulate,
     "bench": _add_bench,
     "replay": _add_replay,
+    "analyse": _add_analyse,
     "scenario": _add_scenario,
     "serve": _add_serve,
     "loadtest": _add_loadtest,

@@ -198,3 +198,53 @@ def markdown(table: dict[str, Any]) -> str:
         "game, whose rating the games bound on one side only."
     )
     return "\n".join(lines)
+
+
+#: The table shipped with the package (``rebelspace ladder --publish``): the README and the
+#: browser's lobby show its ratings.
+PUBLISHED = "data/ladder.json"
+
+#: The small ladder whose numbers the published file also carries, so that a test can play it
+#: again and show that the shipped code makes the same games (issue 17).
+CHECK_LEVELS = ("random", "easy", "heuristic")
+CHECK_GAMES = 4
+
+
+def publish(table: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:
+    """The published file: the full table, and the small check ladder with its result."""
+    return {
+        "table": table,
+        "check": {
+            "levels": list(CHECK_LEVELS),
+            "games": CHECK_GAMES,
+            "seed": table["seed"],
+            "table": check,
+        },
+    }
+
+
+def published() -> dict[str, Any] | None:
+    """The shipped table (``PUBLISHED``), or None when the package has none."""
+    import json
+    from importlib import resources
+
+    path = resources.files("rebelspace").joinpath(PUBLISHED)
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def level_ratings() -> dict[str, Any]:
+    """The published rating of each level, for the lobby: ``{"levels": [...], "games_per_pair",
+    "seed"}``, with no levels when the package ships no table."""
+    data = published()
+    if data is None:
+        return {"levels": [], "games_per_pair": 0, "seed": None}
+    table = data["table"]
+    keep = ("level", "agent", "elo", "ci95", "bound")
+    return {
+        "levels": [{k: r[k] for k in keep} for r in table["ratings"]],
+        "games_per_pair": table["games_per_pair"],
+        "seed": table["seed"],
+    }

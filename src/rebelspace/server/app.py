@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 
 from rebelspace.engine import CardDB, RulesOptions, to_record
 from rebelspace.extras import raise_missing
+from rebelspace.play.ratings import level_ratings
 
 try:
     from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -347,6 +348,11 @@ def _game_routes(app: FastAPI, server: GameServer, answer_delay: float) -> None:
     async def card_list() -> dict[str, Any]:
         """The card catalogue of the server's new games: every card type (public)."""
         return {"cards": card_catalogue(server.cards)}
+
+    @app.get("/api/levels")
+    async def levels() -> dict[str, Any]:
+        """The computer's levels with their published Elo ratings (``rebelspace ladder``)."""
+        return level_ratings()
 
     @app.post("/api/games", status_code=201, response_model=Created, responses=REFUSALS)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

@@ -23,6 +23,22 @@ const CLOCKS = [
   { value: "1800+20", label: "30 min + 20 s a decision" },
 ];
 
+/** Add each level's published rating (`rebelspace ladder`, README "Computer opponents") to its
+ * label once the server answers; without an answer the labels stay as they are. */
+async function showRatings(select) {
+  let answer;
+  try {
+    answer = await request("GET", "/api/levels");
+  } catch {
+    return;
+  }
+  const byAgent = new Map(answer.levels.map((level) => [level.agent, level]));
+  for (const option of select.options) {
+    const rated = byAgent.get(option.value);
+    if (rated) option.textContent = `${option.textContent} · Elo ${Math.round(rated.elo)}`;
+  }
+}
+
 /** The create body's clock for a CLOCKS value ("600+5"), or null for none. */
 export function clockSetting(value) {
   const m = /^(\d+)\+(\d+)$/.exec(value || "");
@@ -68,6 +84,7 @@ export function renderLobby(root, { go, showError }) {
     h("option", { value: "random" }, "Random side"),
   );
   const opponent = h("select", { id: "opponent", "aria-label": "Computer level" }, OPPONENTS.map((o) => h("option", { value: o.value }, o.label)));
+  showRatings(opponent);
   const computerBody = () => {
     const [kind, level] = opponent.value.split(":");
     const body = { mode: "computer", side: side.value, opponent: kind };
