@@ -2,6 +2,9 @@
 
     PYTHONPATH=src python benchmarks/blunders.py --agent heuristic --games 200 --seed 1
     PYTHONPATH=src python benchmarks/blunders.py --agent ismcts:easy --opponent heuristic ...
+    PYTHONPATH=src python benchmarks/blunders.py --agent variant:before ...
+
+``variant:NAME`` is a heuristic variant of ``heuristic_variants.py`` (beside this file).
 
 Without ``--opponent`` the agent plays itself, one game per deal (game ``i`` is dealt from
 ``derive_seed(seed, DEAL + i)``, agents seeded as the arena seeds them), and both seats count.
@@ -20,20 +23,30 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from heuristic_variants import VARIANTS
+
 from rebelspace.agents.blunders import GameBlunders, find_blunders
+from rebelspace.agents.heuristic import StepHandler
 from rebelspace.agents.registry import make_agent, true_state_decider
 from rebelspace.engine import IMPERIAL, REBEL, GameState, context_for, new_game
 from rebelspace.lab.stats import unit_rate
 from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
 
 
+def _decider(spec: str, game_seed: int, p: int) -> StepHandler:
+    """An agent by its registry name, or ``variant:NAME`` for a heuristic variant of
+    ``heuristic_variants.py``."""
+    if spec.startswith("variant:"):
+        return VARIANTS[spec.removeprefix("variant:")]()
+    agent = make_agent(spec, context_for(), derive_seed(game_seed, MATCH_AGENT + p))
+    return true_state_decider(agent, p)
+
+
 def play(game_seed: int, specs: Sequence[str]) -> GameState:
     """One game, ``specs[0]`` the Rebel; returns the finished game (its history is the record)."""
-    ctx = context_for()
     game = new_game(game_seed, log=False)
     deciders = [
-        true_state_decider(make_agent(spec, ctx, derive_seed(game_seed, MATCH_AGENT + p)), p)
-        for p, spec in zip((REBEL, IMPERIAL), specs, strict=True)
+        _decider(spec, game_seed, p) for p, spec in zip((REBEL, IMPERIAL), specs, strict=True)
     ]
     while game.to_move >= 0:
         game.apply(deciders[game.to_move](game, game.legal_actions()))

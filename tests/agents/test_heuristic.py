@@ -17,10 +17,12 @@ import pytest
 
 from rebelspace.agents import Agent, RandomAgent, heuristic
 from rebelspace.agents.heuristic import (
+    BEFORE,
     STEP_HANDLERS,
     HeuristicAgent,
     clear_plan_cache,
     heuristic_action,
+    styled_action,
 )
 from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
 from rebelspace.sim import play_out
@@ -377,6 +379,33 @@ def test_plays_esp_on_a_hero_whose_group_deals_damage() -> None:
         battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Mysterious Emperor"]}]},
     )
     assert choose(game) == "play ESP on Mysterious Emperor"
+
+
+def _multiple_targets_position(imperial_active: list[str]) -> GameState:
+    return start(
+        phase="attack",
+        rebel={
+            "hand": ["Multiple Targets"],
+            "active": ["Young Protagonist", "Rebel Soldier", "Rebel Soldier"],
+        },
+        imperial={"active": imperial_active, "inactive": ["Troopers"]},
+        battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Young Protagonist"]}]},
+    )
+
+
+def test_plays_multiple_targets_when_the_extra_attack_would_deal_damage() -> None:
+    # Nothing of the Imperial player's can block: the two free Soldiers get through.
+    assert choose(_multiple_targets_position([])) == "play Multiple Targets"
+
+
+def test_keeps_multiple_targets_when_the_extra_attack_would_not_happen() -> None:
+    # Battle Walkers (5) would beat the Soldiers in the extra phase: no attack would follow,
+    # so the card would be burnt for nothing (issue 17). The style before issue 17 played it.
+    game = _multiple_targets_position(["Battle Walkers"])
+    assert choose(game) == "pass"
+    assert game.action_text(styled_action(BEFORE)(game, game.legal_actions())) == (
+        "play Multiple Targets"
+    )
 
 
 # ----------------------------------------------------------------------------- casualties

@@ -48,7 +48,18 @@ the standalone agent: it samples a state from its view and asks ``heuristic_acti
 
 from __future__ import annotations
 
-from .agent import STEP_HANDLERS, HeuristicAgent, StepHandler, heuristic_action
+from .agent import STEP_HANDLERS, HeuristicAgent, StepHandler, heuristic_action, styled_action
 from .plan import clear_plan_cache
+from .style import BEFORE, DEFAULT, Style
 
-__all__ = ["STEP_HANDLERS", "HeuristicAgent", "StepHandler", "clear_plan_cache", "heuristic_action"]
+__all__ = [
+    "BEFORE",
+    "DEFAULT",
+    "STEP_HANDLERS",
+    "HeuristicAgent",
+    "StepHandler",
+    "Style",
+    "clear_plan_cache",
+    "heuristic_action",
+    "styled_action",
+]
