@@ -381,6 +381,76 @@ def test_plays_esp_on_a_hero_whose_group_deals_damage() -> None:
     assert choose(game) == "play ESP on Mysterious Emperor"
 
 
+def _tie_with_surprise_in_hand(imperial_hand: int, imperial_deck: int) -> GameState:
+    # Two Soldiers against two Troopers: a tie (both destroyed, R18) that Surprise Attack
+    # would win, unless the Imperial player answers with a Trap: both are among its unseen
+    # cards (here in the deck; the cards the scenario places nowhere are in the discard).
+    return start(
+        phase="attack",
+        rebel={"hand": ["Surprise Attack"], "active": ["Rebel Soldier", "Rebel Soldier"]},
+        imperial={
+            "hand": (["Interceptors"] * 8 + ["Elite Interceptors"] * 4)[:imperial_hand],
+            "deck": ["Trap", "Trap"] + ["Troopers"] * (imperial_deck - 2),
+            "active": ["Troopers", "Troopers"],
+        },
+        battle={
+            "step": "tricks",
+            "groups": [
+                {
+                    "kind": "ground",
+                    "units": ["Rebel Soldier", "Rebel Soldier"],
+                    "blockers": ["Troopers", "Troopers"],
+                }
+            ],
+        },
+    )
+
+
+def test_plays_surprise_attack_when_an_answer_is_unlikely() -> None:
+    assert choose(_tie_with_surprise_in_hand(1, 10)) == "play Surprise Attack"
+
+
+def test_keeps_surprise_attack_when_a_trap_would_likely_answer_it() -> None:
+    # Twelve of the Imperial player's 22 unseen cards are in its hand: it likely holds one of
+    # its two Traps, which would make the tie again and burn the card (issue 17). Only the
+    # hand's size is read: the hand itself holds no Trap.
+    game = _tie_with_surprise_in_hand(12, 10)
+    assert choose(game) == "pass"
+    assert game.action_text(styled_action(BEFORE)(game, game.legal_actions())) == (
+        "play Surprise Attack"
+    )
+
+
+def test_blocks_a_group_its_own_trap_would_beat() -> None:
+    # The Squad Leader (3) loses to two Grav Cycles (4), but wins with the Trap in hand (5).
+    def position(hand: list[str]) -> GameState:
+        return start(
+            phase="attack",
+            rebel={"active": ["Grav Cycles", "Grav Cycles"]},
+            imperial={"hand": hand, "active": ["Squad Leader"]},
+            battle={
+                "step": "block",
+                "groups": [{"kind": "ground", "units": ["Grav Cycles", "Grav Cycles"]}],
+            },
+        )
+
+    assert choose(position(["Trap"])) == "block group 1 with Squad Leader"
+    assert choose(position(["Troopers"])) == "done blocking"
+
+
+def test_attacks_a_blocker_its_own_surprise_attack_would_beat() -> None:
+    # Air Speeders and a Soldier (4) lose to Battle Walkers (5); with Surprise Attack, 8.
+    def position(hand: list[str]) -> GameState:
+        return start(
+            phase="attack",
+            rebel={"hand": hand, "active": ["Air Speeders", "Rebel Soldier"]},
+            imperial={"active": ["Battle Walkers"]},
+        )
+
+    assert choose(position(["Surprise Attack"])) != "no attack"
+    assert choose(position(["Rebel Soldier"])) == "no attack"
+
+
 def _multiple_targets_position(imperial_active: list[str]) -> GameState:
     return start(
         phase="attack",

@@ -17,7 +17,7 @@ class Style(NamedTuple):
     reply_aware: bool = True
     # How much the chance of an answer weighs: 1 is its expected value; more plays safe,
     # keeping the card when the answer is likely.
-    answer_weight: float = 1.0
+    answer_weight: float = 3.0
     # A battle card is played only when it gains at least this much (deck cards): what
     # keeping it for a later battle is worth.
     trick_min_gain: float = 0.5
@@ -29,7 +29,7 @@ class Style(NamedTuple):
     trap_in_plans: bool = False
     # Attack plans count the attacker's own Surprise Attack (+2 per attacking unit) when it
     # holds one; blocks count the defender's own Trap when it holds one.
-    own_tricks_in_plans: bool = False
+    own_tricks_in_plans: bool = True
     # Draw the least allowed with this many cards in hand (deck cards are the score, R9).
     hand_full: int = 8
 
