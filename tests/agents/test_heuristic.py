@@ -234,6 +234,35 @@ def test_holds_back_when_a_block_would_cost_more_than_it_gains() -> None:
     assert choose(game) == "no attack"
 
 
+def test_sends_nothing_the_guard_leaves_to_die() -> None:
+    # From a real game (issue 17): the Imperial counterattack could empty a 9-card deck, so
+    # units stay home to block it; of the planned groups only a lone Soldier is left, which
+    # the Bounty Hunter (6) would block and destroy for nothing. The rest is planned again.
+    game = start(
+        phase="attack",
+        rebel={
+            "active": ["Rebel Soldier"] * 3 + ["Stunt Fighters", "Air Speeders", "Grav Cycles"],
+            "inactive": [
+                "Young Protagonist",
+                "Fighter Bombers",
+                "Stunt Fighters",
+                "Stunt Fighters",
+            ],
+            "deck_size": 9,
+        },
+        imperial={
+            "active": ["Bounty Hunter"],
+            "inactive": ["Mysterious Emperor", "Bombers", "Giant Space Station", "Troopers"]
+            + ["Interceptors"] * 5
+            + ["Emperors Henchman"],
+            "deck_size": 8,
+        },
+    )
+    assert choose(game) == "no attack"
+    before = styled_action(BEFORE)(game, game.legal_actions())
+    assert game.action_text(before) == "new ground group with Rebel Soldier"
+
+
 # ----------------------------------------------------------------------------- defending
 
 

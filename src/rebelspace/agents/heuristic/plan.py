@@ -348,36 +348,60 @@ def attack_plan(s: GameState, style: Style = DEFAULT) -> Plan:
     return plan
 
 
-def _kind_plans(s: GameState, style: Style) -> tuple[KindPlan, KindPlan]:
-    """The best (ground, space) attacks."""
+def _kind_plans(
+    s: GameState, style: Style, kept: set[int] | None = None
+) -> tuple[KindPlan, KindPlan]:
+    """The best (ground, space) attacks, from the units in ``kept`` only when given."""
     f = card_facts(s.ctx)
     cap = s.ctx.options.max_groups
     ground, space = attackers(s)
+    if kept is not None:
+        ground = _only(ground, kept)
+        space = _only(space, kept)
     space_plan = plan_kind(s, f, SPACE, space, cap, style)
     ground_plan = plan_kind(s, f, GROUND, ground, cap - len(space_plan.groups), style)
     return ground_plan, space_plan
+
+
+def _only(packets: list[list[int]], kept: set[int]) -> list[list[int]]:
+    """The packets whose first unit (the one that may start a group) is in ``kept``, with
+    only their units in ``kept``."""
+    return [[u for u in pk if u in kept] for pk in packets if pk[0] in kept]
 
 
 def planned_value(s: GameState, style: Style) -> float:
     """What the attack the plan makes for ``s.player`` now is expected to bring (0 when it
     makes none, the guard keeping every unit home included, ``guard.py``)."""
     ground_plan, space_plan = _kind_plans(s, style)
-    if not _guarded(s, ground_plan, space_plan):
+    plan = _guarded(s, style, ground_plan, space_plan)
+    if not plan:
         return 0.0
+    if style.replan_after_guard and plan != _joined(ground_plan, space_plan):
+        ground_plan, space_plan = _kind_plans(s, style, {u for _, g in plan for u in g})
     return ground_plan.score + space_plan.score
 
 
-def _guarded(s: GameState, ground_plan: KindPlan, space_plan: KindPlan) -> Plan:
-    """The plan of both kinds, with enough units kept home (``guard.py``) unless it wins."""
+def _joined(ground_plan: KindPlan, space_plan: KindPlan) -> Plan:
     plan = [PlannedGroup(GROUND, tuple(g)) for g in ground_plan.groups]
     plan.extend(PlannedGroup(SPACE, tuple(g)) for g in space_plan.groups)
-    if space_plan.damage + ground_plan.damage < len(s.deck[1 - s.player]) - 1:
-        plan = keep_guard(s, plan)
     return tuple(plan)
 
 
+def _guarded(s: GameState, style: Style, ground_plan: KindPlan, space_plan: KindPlan) -> Plan:
+    """The plan of both kinds, with enough units kept home (``guard.py``) unless it wins;
+    what the guard leaves is planned again (``Style.replan_after_guard``): the groups it
+    broke up may no longer be worth sending."""
+    plan = _joined(ground_plan, space_plan)
+    if space_plan.damage + ground_plan.damage >= len(s.deck[1 - s.player]) - 1:
+        return plan
+    guarded = tuple(keep_guard(s, list(plan)))
+    if not style.replan_after_guard or guarded == plan:
+        return guarded
+    return _joined(*_kind_plans(s, style, {u for _, g in guarded for u in g}))
+
+
 def _make_attack_plan(s: GameState, style: Style) -> Plan:
-    return _guarded(s, *_kind_plans(s, style))
+    return _guarded(s, style, *_kind_plans(s, style))
 
 
 # ----------------------------------------------------------------------------- the form step

@@ -28,7 +28,6 @@ from .plan import planned_value
 from .replies import chance_to_hold, counter_ability
 from .style import DEFAULT, Style
 
-DECK_MARGIN = 2  # draw the least when the deck would be within this of the opponent's threat
 TRAP_BONUS = 2  # what Trap adds to each defending unit (R30)
 TARGET_MIN_GAIN = 0.0  # target a unit only when its worth beats the damage given up by this
 # Multiple Targets: each free unit's damage counts this much, as it may not get through
@@ -50,7 +49,7 @@ def draw(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     deck = len(s.deck[p])
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
         hi -= 1
-    low = deck - hi <= threat(s, 1 - p) + DECK_MARGIN
+    low = deck - hi <= threat(s, 1 - p) + style.deck_margin
     n = lo if low or len(s.hand[p]) >= style.hand_full else hi
     return s.ctx.space.draw_base + n
 

@@ -30,8 +30,13 @@ class Style(NamedTuple):
     # Attack plans count the attacker's own Surprise Attack (+2 per attacking unit) when it
     # holds one; blocks count the defender's own Trap when it holds one.
     own_tricks_in_plans: bool = True
+    # When units stay home to block the counterattack (``guard.py``), the rest is planned
+    # again: a group the guard broke up may now lose for nothing.
+    replan_after_guard: bool = True
     # Draw the least allowed with this many cards in hand (deck cards are the score, R9).
     hand_full: int = 8
+    # ...and when the deck would be within this many cards of the opponent's threat.
+    deck_margin: int = 2
 
 
 DEFAULT = Style()
@@ -42,5 +47,7 @@ BEFORE = Style(
     extra_attack_plan=False,
     trap_in_plans=False,
     own_tricks_in_plans=False,
+    replan_after_guard=False,
     hand_full=8,
+    deck_margin=2,
 )
