@@ -17,7 +17,7 @@ class Style(NamedTuple):
     reply_aware: bool = True
     # How much the chance of an answer weighs: 1 is its expected value; more plays safe,
     # keeping the card when the answer is likely.
-    answer_weight: float = 3.0
+    answer_weight: float = 2.0
     # A battle card is played only when it gains at least this much (deck cards): what
     # keeping it for a later battle is worth.
     trick_min_gain: float = 0.5
