@@ -32,7 +32,9 @@ Battle values may differ: a bigger win is the same win. So a Surprise Attack ans
 Trap that restores a tie changed nothing (two cards burnt), while that Trap changed the
 result (it turned a loss into the tie). Multiple Targets changes no battle; it also changed
 nothing when the extra attack phase it gave (R22) had no battle and dealt no damage. (If two
-copies are played in one window, both are judged by that one extra phase.)
+copies are played in one window, both are judged by that one extra phase.) The counterfactual
+is a hindsight measure: an opponent that would have played its card anyway, had the player
+passed, is not modelled, so a card that pre-empted such a play may count as changing nothing.
 
 ``find_blunders(start, actions)`` replays ``actions`` from a copy of ``start`` (a position with
 events recorded, e.g. a fresh ``new_game(seed)`` or a scenario) and returns one
