@@ -12,7 +12,7 @@ the same play as through its view, many times faster.
 
 Variants are ``Style`` values (``rebelspace.agents.heuristic.style``) or ablations the issue
 measured: ``no-blocks`` never blocks, ``no-tricks`` never plays a battle card, ``draw-2``
-always draws the most it may.
+always draws the most it may (``before-...``: the same, of the heuristic before issue 17).
 """
 
 from __future__ import annotations
@@ -36,11 +36,13 @@ from rebelspace.lab.stats import mean_ci, unit_rate
 from rebelspace.seeds import DEAL, derive_seed
 
 
-def _ablation(step: int, choose: Callable[[GameState, Sequence[int]], int]) -> StepHandler:
+def _ablation(
+    step: int, choose: Callable[[GameState, Sequence[int]], int], base: StepHandler
+) -> StepHandler:
     def action(state: GameState, legal: Sequence[int]) -> int:
         if state.step == step and len(legal) > 1:
             return choose(state, legal)
-        return heuristic_action(state, legal)
+        return base(state, legal)
 
     return action
 
@@ -81,9 +83,15 @@ VARIANTS: dict[str, Callable[[], StepHandler]] = {
     "deck-margin-6": lambda: styled_action(DEFAULT._replace(deck_margin=6)),
     "trap-in-plans": lambda: styled_action(BEFORE._replace(trap_in_plans=True)),
     "default+trap-in-plans": lambda: styled_action(DEFAULT._replace(trap_in_plans=True)),
-    "no-blocks": lambda: _ablation(Step.BLOCK, _done(Kind.DONE_BLOCKING)),
-    "no-tricks": lambda: _ablation(Step.TRICKS, _done(Kind.PASS)),
-    "draw-2": lambda: _ablation(Step.DRAW, _most_cards),
+    "no-blocks": lambda: _ablation(Step.BLOCK, _done(Kind.DONE_BLOCKING), heuristic_action),
+    "no-tricks": lambda: _ablation(Step.TRICKS, _done(Kind.PASS), heuristic_action),
+    "draw-2": lambda: _ablation(Step.DRAW, _most_cards, heuristic_action),
+    # The same ablations of the heuristic as it was (play them against ``before``).
+    "before-no-blocks": lambda: _ablation(
+        Step.BLOCK, _done(Kind.DONE_BLOCKING), styled_action(BEFORE)
+    ),
+    "before-no-tricks": lambda: _ablation(Step.TRICKS, _done(Kind.PASS), styled_action(BEFORE)),
+    "before-draw-2": lambda: _ablation(Step.DRAW, _most_cards, styled_action(BEFORE)),
 }
 
 

@@ -24,7 +24,8 @@ from rebelspace.agents.heuristic import (
     heuristic_action,
     styled_action,
 )
-from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
+from rebelspace.agents.heuristic.replies import chance_to_hold
+from rebelspace.engine import Ability, GameState, RulesOptions, Step, load_scenario, new_game
 from rebelspace.sim import play_out
 from tests.agents.heuristic_bench import play_vs_random
 
@@ -433,6 +434,21 @@ def _tie_with_surprise_in_hand(imperial_hand: int, imperial_deck: int) -> GameSt
             ],
         },
     )
+
+
+def test_the_chance_of_an_answer_counts_the_unseen_copies_only() -> None:
+    # One hand card among 11 unseen (hand and deck), two of them Traps: 2/11. Twelve in hand
+    # among 22: one minus the chance that both Traps are among the 10 left in the deck.
+    one = _tie_with_surprise_in_hand(1, 10)
+    assert chance_to_hold(one, IMPERIAL, Ability.TRAP) == pytest.approx(2 / 11)
+    twelve = _tie_with_surprise_in_hand(12, 10)
+    assert chance_to_hold(twelve, IMPERIAL, Ability.TRAP) == pytest.approx(1 - 10 * 9 / (22 * 21))
+    # Played Traps are in the discard pile: none is left to answer with.
+    gone = start(
+        phase="attack",
+        imperial={"hand": ["Troopers"], "discard": ["Trap", "Trap"], "deck_size": 10},
+    )
+    assert chance_to_hold(gone, IMPERIAL, Ability.TRAP) == 0.0
 
 
 def test_plays_surprise_attack_when_an_answer_is_unlikely() -> None:
