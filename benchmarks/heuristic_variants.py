@@ -63,11 +63,18 @@ def _most_cards(state: GameState, legal: Sequence[int]) -> int:
 VARIANTS: dict[str, Callable[[], StepHandler]] = {
     "default": lambda: styled_action(DEFAULT),
     "before": lambda: styled_action(BEFORE),
-    "reply-aware": lambda: styled_action(BEFORE._replace(reply_aware=True, answer_weight=2.0)),
+    "reply-aware": lambda: styled_action(
+        BEFORE._replace(reply_aware=True, answer_weight=2.0, defender_answer_weight=2.0)
+    ),
     "extra-attack-plan": lambda: styled_action(BEFORE._replace(extra_attack_plan=True)),
     "own-tricks": lambda: styled_action(BEFORE._replace(own_tricks_in_plans=True)),
-    "answer-x1": lambda: styled_action(DEFAULT._replace(answer_weight=1.0)),
-    "answer-x3": lambda: styled_action(DEFAULT._replace(answer_weight=3.0)),
+    "answer-x1": lambda: styled_action(
+        DEFAULT._replace(answer_weight=1.0, defender_answer_weight=1.0)
+    ),
+    "defender-answer-x4": lambda: styled_action(DEFAULT._replace(defender_answer_weight=4.0)),
+    "answer-x3": lambda: styled_action(
+        DEFAULT._replace(answer_weight=3.0, defender_answer_weight=3.0)
+    ),
     "replan": lambda: styled_action(BEFORE._replace(replan_after_guard=True)),
     "no-replan": lambda: styled_action(DEFAULT._replace(replan_after_guard=False)),
     "no-own-tricks": lambda: styled_action(DEFAULT._replace(own_tricks_in_plans=False)),

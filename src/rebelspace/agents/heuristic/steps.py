@@ -258,7 +258,8 @@ def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     dec = space.decoded
     q = s.to_move
     base = battles_score(s, q, Boost(s.atk_bonus, s.def_bonus))
-    answer = min(1.0, style.answer_weight * chance_to_hold(s, 1 - q, counter_ability(s, q)))
+    weight = style.answer_weight if q == s.player else style.defender_answer_weight
+    answer = min(1.0, weight * chance_to_hold(s, 1 - q, counter_ability(s, q)))
     judge = Judge(base, answer, style)
     best, best_gain = space.pass_, style.trick_min_gain
     for a in legal:
