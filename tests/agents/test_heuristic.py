@@ -17,12 +17,15 @@ import pytest
 
 from rebelspace.agents import Agent, RandomAgent, heuristic
 from rebelspace.agents.heuristic import (
+    BEFORE,
     STEP_HANDLERS,
     HeuristicAgent,
     clear_plan_cache,
     heuristic_action,
+    styled_action,
 )
-from rebelspace.engine import GameState, RulesOptions, Step, load_scenario, new_game
+from rebelspace.agents.heuristic.replies import chance_to_hold
+from rebelspace.engine import Ability, GameState, RulesOptions, Step, load_scenario, new_game
 from rebelspace.play import play_out
 from tests.agents.heuristic_bench import play_vs_random
 
@@ -232,6 +235,35 @@ def test_holds_back_when_a_block_would_cost_more_than_it_gains() -> None:
     assert choose(game) == "no attack"
 
 
+def test_sends_nothing_the_guard_leaves_to_die() -> None:
+    # From a real game (issue 17): the Imperial counterattack could empty a 9-card deck, so
+    # units stay home to block it; of the planned groups only a lone Soldier is left, which
+    # the Bounty Hunter (6) would block and destroy for nothing. The rest is planned again.
+    game = start(
+        phase="attack",
+        rebel={
+            "active": ["Rebel Soldier"] * 3 + ["Stunt Fighters", "Air Speeders", "Grav Cycles"],
+            "inactive": [
+                "Young Protagonist",
+                "Fighter Bombers",
+                "Stunt Fighters",
+                "Stunt Fighters",
+            ],
+            "deck_size": 9,
+        },
+        imperial={
+            "active": ["Bounty Hunter"],
+            "inactive": ["Mysterious Emperor", "Bombers", "Giant Space Station", "Troopers"]
+            + ["Interceptors"] * 5
+            + ["Emperors Henchman"],
+            "deck_size": 8,
+        },
+    )
+    assert choose(game) == "no attack"
+    before = styled_action(BEFORE)(game, game.legal_actions())
+    assert game.action_text(before) == "new ground group with Rebel Soldier"
+
+
 # ----------------------------------------------------------------------------- defending
 
 
@@ -377,6 +409,118 @@ def test_plays_esp_on_a_hero_whose_group_deals_damage() -> None:
         battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Mysterious Emperor"]}]},
     )
     assert choose(game) == "play ESP on Mysterious Emperor"
+
+
+def _tie_with_surprise_in_hand(imperial_hand: int, imperial_deck: int) -> GameState:
+    # Two Soldiers against two Troopers: a tie (both destroyed, R18) that Surprise Attack
+    # would win, unless the Imperial player answers with a Trap: both are among its unseen
+    # cards (here in the deck; the cards the scenario places nowhere are in the discard).
+    return start(
+        phase="attack",
+        rebel={"hand": ["Surprise Attack"], "active": ["Rebel Soldier", "Rebel Soldier"]},
+        imperial={
+            "hand": (["Interceptors"] * 8 + ["Elite Interceptors"] * 4)[:imperial_hand],
+            "deck": ["Trap", "Trap"] + ["Troopers"] * (imperial_deck - 2),
+            "active": ["Troopers", "Troopers"],
+        },
+        battle={
+            "step": "tricks",
+            "groups": [
+                {
+                    "kind": "ground",
+                    "units": ["Rebel Soldier", "Rebel Soldier"],
+                    "blockers": ["Troopers", "Troopers"],
+                }
+            ],
+        },
+    )
+
+
+def test_the_chance_of_an_answer_counts_the_unseen_copies_only() -> None:
+    # One hand card among 11 unseen (hand and deck), two of them Traps: 2/11. Twelve in hand
+    # among 22: one minus the chance that both Traps are among the 10 left in the deck.
+    one = _tie_with_surprise_in_hand(1, 10)
+    assert chance_to_hold(one, IMPERIAL, Ability.TRAP) == pytest.approx(2 / 11)
+    twelve = _tie_with_surprise_in_hand(12, 10)
+    assert chance_to_hold(twelve, IMPERIAL, Ability.TRAP) == pytest.approx(1 - 10 * 9 / (22 * 21))
+    # Played Traps are in the discard pile: none is left to answer with.
+    gone = start(
+        phase="attack",
+        imperial={"hand": ["Troopers"], "discard": ["Trap", "Trap"], "deck_size": 10},
+    )
+    assert chance_to_hold(gone, IMPERIAL, Ability.TRAP) == 0.0
+
+
+def test_plays_surprise_attack_when_an_answer_is_unlikely() -> None:
+    assert choose(_tie_with_surprise_in_hand(1, 10)) == "play Surprise Attack"
+
+
+def test_keeps_surprise_attack_when_a_trap_would_likely_answer_it() -> None:
+    # Twelve of the Imperial player's 22 unseen cards are in its hand: it likely holds one of
+    # its two Traps, which would make the tie again and burn the card (issue 17). Only the
+    # hand's size is read: the hand itself holds no Trap.
+    game = _tie_with_surprise_in_hand(12, 10)
+    assert choose(game) == "pass"
+    assert game.action_text(styled_action(BEFORE)(game, game.legal_actions())) == (
+        "play Surprise Attack"
+    )
+
+
+def test_blocks_a_group_its_own_trap_would_beat() -> None:
+    # The Squad Leader (3) loses to two Grav Cycles (4), but wins with the Trap in hand (5).
+    def position(hand: list[str]) -> GameState:
+        return start(
+            phase="attack",
+            rebel={"active": ["Grav Cycles", "Grav Cycles"]},
+            imperial={"hand": hand, "active": ["Squad Leader"]},
+            battle={
+                "step": "block",
+                "groups": [{"kind": "ground", "units": ["Grav Cycles", "Grav Cycles"]}],
+            },
+        )
+
+    assert choose(position(["Trap"])) == "block group 1 with Squad Leader"
+    assert choose(position(["Troopers"])) == "done blocking"
+
+
+def test_attacks_a_blocker_its_own_surprise_attack_would_beat() -> None:
+    # Air Speeders and a Soldier (4) lose to Battle Walkers (5); with Surprise Attack, 8.
+    def position(hand: list[str]) -> GameState:
+        return start(
+            phase="attack",
+            rebel={"hand": hand, "active": ["Air Speeders", "Rebel Soldier"]},
+            imperial={"active": ["Battle Walkers"]},
+        )
+
+    assert choose(position(["Surprise Attack"])) != "no attack"
+    assert choose(position(["Rebel Soldier"])) == "no attack"
+
+
+def _multiple_targets_position(imperial_active: list[str]) -> GameState:
+    return start(
+        phase="attack",
+        rebel={
+            "hand": ["Multiple Targets"],
+            "active": ["Young Protagonist", "Rebel Soldier", "Rebel Soldier"],
+        },
+        imperial={"active": imperial_active, "inactive": ["Troopers"]},
+        battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Young Protagonist"]}]},
+    )
+
+
+def test_plays_multiple_targets_when_the_extra_attack_would_deal_damage() -> None:
+    # Nothing of the Imperial player's can block: the two free Soldiers get through.
+    assert choose(_multiple_targets_position([])) == "play Multiple Targets"
+
+
+def test_keeps_multiple_targets_when_the_extra_attack_would_not_happen() -> None:
+    # Battle Walkers (5) would beat the Soldiers in the extra phase: no attack would follow,
+    # so the card would be burnt for nothing (issue 17). The style before issue 17 played it.
+    game = _multiple_targets_position(["Battle Walkers"])
+    assert choose(game) == "pass"
+    assert game.action_text(styled_action(BEFORE)(game, game.legal_actions())) == (
+        "play Multiple Targets"
+    )
 
 
 # ----------------------------------------------------------------------------- casualties

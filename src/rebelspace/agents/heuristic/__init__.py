@@ -19,12 +19,15 @@ Strategy, by step (the steps of ``engine/rules``):
 - **Blocks**: groups in order of the damage they deal; each gets the weakest single unit that
   beats it (a lone winner loses nothing), else the smallest strongest-first set that beats
   it, else a tie when that trade is good. Groups still unblocked are chump-blocked with the
-  cheapest unit when their damage is large or the deck would not survive it.
+  cheapest unit when their damage is large or the deck would not survive it. A Trap in the
+  defender's hand counts (+2 per blocker, R30).
 - **Targets**: an unblocked group targets the opposing unit it beats whose worth most exceeds
   the damage given up (heroes, facilities, expensive units), unless the damage would win now.
 - **Battle tricks**: the card that most improves the battles in progress (turns a lost or tied
-  battle into a win; ESP on a group that deals damage); Multiple Targets while units are still
-  free to attack; otherwise pass.
+  battle into a win; ESP on a group that deals damage), once the opponent may answer it (Trap
+  against Surprise Attack and the reverse, weighted by the chance it holds one, so that a card
+  is not burnt for a result the answer restores); Multiple Targets when the extra attack phase
+  would attack (this phase played out on a copy, both players passing); otherwise pass.
 - **Casualties**: the set the budget allows that costs the winner most.
 - **Deploy**: the best use of the points (a small knapsack over usefulness: damage, ratings,
   hero and facility bonuses), items and companions on the strongest hero.
@@ -33,10 +36,15 @@ Strategy, by step (the steps of ``engine/rules``):
   Saboteur on the most valuable facility, Spies on a hand worth seeing; then end the turn and
   discard the least useful cards.
 
-The package: ``facts`` (card values and shared measures), ``blocks`` (the blocking model and
-the block step), ``plan`` and ``guard`` (the attack plan and the form step), ``steps`` (draw,
-Ion Cannon, targets, tricks, casualties), ``deploy``, ``end`` (end of turn and discard), and
-``agent`` (the table of steps and the two entry points below). The weights are named
+The choices measured against each other in issue 17 are the fields of ``Style`` (``style``):
+``DEFAULT`` is how the heuristic plays, ``BEFORE`` how it played before, and ``styled_action``
+plays any style (``benchmarks/heuristic_variants.py``).
+
+The package: ``facts`` (card values and shared measures), ``replies`` (the chance of an
+answer), ``style``, ``blocks`` (the blocking model and the block step), ``plan`` and ``guard``
+(the attack plan and the form step), ``steps`` (draw, Ion Cannon, targets, tricks,
+casualties), ``deploy``, ``end`` (end of turn and discard), and ``agent`` (the table of steps
+and the entry points below). The weights are named
 constants beside the code that uses them, each with what it stands for.
 
 ``heuristic_action`` reads only what the player to move may know (R5): their own hand, every
@@ -48,7 +56,18 @@ the standalone agent: it samples a state from its view and asks ``heuristic_acti
 
 from __future__ import annotations
 
-from .agent import STEP_HANDLERS, HeuristicAgent, StepHandler, heuristic_action
+from .agent import STEP_HANDLERS, HeuristicAgent, StepHandler, heuristic_action, styled_action
 from .plan import clear_plan_cache
+from .style import BEFORE, DEFAULT, Style
 
-__all__ = ["STEP_HANDLERS", "HeuristicAgent", "StepHandler", "clear_plan_cache", "heuristic_action"]
+__all__ = [
+    "BEFORE",
+    "DEFAULT",
+    "STEP_HANDLERS",
+    "HeuristicAgent",
+    "StepHandler",
+    "Style",
+    "clear_plan_cache",
+    "heuristic_action",
+    "styled_action",
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from types import MappingProxyType
 
 from rebelspace.engine import GameContext, GameState, PlayerView, Step, context_for
@@ -15,6 +16,7 @@ from .deploy import deploy
 from .end import discard, end
 from .plan import form
 from .steps import casualty, draw, ion, target, tricks
+from .style import DEFAULT, Style
 
 StepHandler = Callable[[GameState, Sequence[int]], int]
 
@@ -48,6 +50,28 @@ def heuristic_action(state: GameState, legal: Sequence[int]) -> int:
     if not legal:
         raise ValueError("heuristic_action needs at least one legal action (game over?)")
     return STEP_HANDLERS[state.step](state, legal)
+
+
+def styled_action(style: Style) -> StepHandler:
+    """``heuristic_action`` playing ``style`` (``style.py``): the variants of
+    ``benchmarks/heuristic_variants.py``. ``styled_action(DEFAULT)`` chooses as
+    ``heuristic_action`` does."""
+    if style == DEFAULT:
+        return heuristic_action
+    handlers: dict[int, StepHandler] = {
+        **STEP_HANDLERS,
+        Step.DRAW: partial(draw, style=style),
+        Step.BLOCK: partial(block, style=style),
+        Step.FORM: partial(form, style=style),
+        Step.TRICKS: partial(tricks, style=style),
+    }
+
+    def action(state: GameState, legal: Sequence[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        return handlers[state.step](state, legal)
+
+    return action
 
 
 class HeuristicAgent:

@@ -23,6 +23,7 @@ from rebelspace.engine import (
 )
 
 from .facts import Member, card_facts, casualty_loss, opponent_may_hold, worth
+from .style import DEFAULT, Style
 
 W_DAMAGE = 1.0  # one point of damage costs the defender one deck card
 CHUMP_DAMAGE = 3  # chump-block a group dealing at least this much, even when not in danger
@@ -33,6 +34,7 @@ CHUMP_RATING_CREDIT = 0.3
 # damage it stops plus this much per rating point.
 CHUMP_RATING_ALLOWANCE = 0.5
 SURPRISE_BONUS = 2  # what Surprise Attack adds to each attacking unit (R30)
+TRAP_BONUS = 2  # what a Trap adds to each defending unit (R30)
 
 
 class AttackGroup(NamedTuple):
@@ -240,13 +242,13 @@ def _attacking_groups(s: GameState) -> tuple[list[AttackGroup], list[int]]:
     return groups, index
 
 
-def _own_blockers(s: GameState, pool: list[int]) -> list[Blocker]:
+def _own_blockers(s: GameState, pool: list[int], bonus: int) -> list[Blocker]:
     """The defender's units in ``pool`` as blockers, with the defender's bonus."""
     t = s.ctx.tables
     f = card_facts(s.ctx)
     blockers: list[Blocker] = []
     for u in pool:
-        stats = unit_stats(s, u, s.def_bonus)
+        stats = unit_stats(s, u, bonus)
         blockers.append(
             Blocker(
                 (stats.ground, stats.space),
@@ -257,7 +259,13 @@ def _own_blockers(s: GameState, pool: list[int]) -> list[Blocker]:
     return blockers
 
 
-def block(s: GameState, legal: Sequence[int]) -> int:
+def _holds(s: GameState, p: int, ability: int) -> bool:
+    """Does ``p`` (the player to move, reading its own hand) hold a card with ``ability``?"""
+    ability_of = s.ctx.tables.ability
+    return any(ability_of[c] == ability for c in s.hand[p])
+
+
+def block(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The BLOCK step: the next unit the model's blocks put in, or "done blocking"."""
     t = s.ctx.tables
     space = s.ctx.space
@@ -266,7 +274,8 @@ def block(s: GameState, legal: Sequence[int]) -> int:
     d = s.to_move
     groups, index = _attacking_groups(s)
     pool = [u for u in s.active[d] if t.is_unit[u]]
-    blockers = _own_blockers(s, pool)
+    trap = style.own_tricks_in_plans and _holds(s, d, Ability.TRAP)
+    blockers = _own_blockers(s, pool, s.def_bonus + (TRAP_BONUS if trap else 0))
     surprise = SURPRISE_BONUS if opponent_may_hold(s, s.player, Ability.SURPRISE) else 0
     assign = assign_blocks(groups, blockers, len(s.deck[d]), s.ctx.options.tie == "both", surprise)
     allowed = set(legal)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from rebelspace.engine import (
+    Ability,
     GameContext,
     GameState,
     GroupKind,
@@ -27,14 +28,17 @@ from rebelspace.engine import (
 from rebelspace.engine.cache import per_object
 
 from .blocks import W_DAMAGE, AttackGroup, Blocker, assign_blocks, score_blocks
-from .facts import CardFacts, Member, card_facts, worth
+from .facts import CardFacts, Member, card_facts, opponent_may_hold, worth
 from .guard import PlannedGroup, keep_guard
+from .style import DEFAULT, Style
 
 GROUND, SPACE = GroupKind.GROUND, GroupKind.SPACE
 
 # Bonus for an attack that wins: it empties the opponent's deck, or leaves one card, which
 # the opponent must draw next turn and so loses (R9, R37).
 LETHAL = 100.0
+TRAP_BONUS = 2  # what a Trap adds to each blocker (R30), for ``Style.trap_in_plans``
+SURPRISE_BONUS = 2  # what Surprise Attack adds to each attacker (R30)
 PLANS_PER_CONTEXT = 4096  # plans remembered per game context before the cache starts afresh
 
 Plan = tuple[PlannedGroup, ...]
@@ -166,8 +170,9 @@ def cover(packets: list[Packet], threshold: int, cap: int) -> list[list[int]]:
     return groups
 
 
-def _blockers(s: GameState, f: CardFacts, kind: int) -> list[Blocker]:
-    """The defender's units that may block in battles of ``kind``."""
+def _blockers(s: GameState, f: CardFacts, kind: int, bonus: int = 0) -> list[Blocker]:
+    """The defender's units that may block in battles of ``kind``, each rated ``bonus``
+    higher (a Trap the defender may hold, R30)."""
     t = s.ctx.tables
     blockers: list[Blocker] = []
     for u in s.active[1 - s.player]:
@@ -176,7 +181,7 @@ def _blockers(s: GameState, f: CardFacts, kind: int) -> list[Blocker]:
         ok_g = t.is_ground_unit[u] or t.is_hero[u]
         ok_s = t.is_space_unit[u]
         if ok_g if kind == GROUND else ok_s:
-            ratings = (rating(s, u, GROUND), rating(s, u, SPACE))
+            ratings = (rating(s, u, GROUND) + bonus, rating(s, u, SPACE) + bonus)
             blockers.append(Blocker(ratings, worth(s, f, u), (ok_g, ok_s)))
     return blockers
 
@@ -243,8 +248,19 @@ def evaluate(groups: list[list[int]], battle: _Battle) -> Evaluation:
     return Evaluation(score, losers, dmg)
 
 
-def plan_kind(
-    s: GameState, f: CardFacts, kind: int, packets: list[list[int]], cap: int
+def _holds_surprise(s: GameState) -> bool:
+    """Does the attacker (the player to move, reading its own hand) hold Surprise Attack?"""
+    ability_of = s.ctx.tables.ability
+    return any(ability_of[c] == Ability.SURPRISE for c in s.hand[s.player])
+
+
+def plan_kind(  # noqa: PLR0913 (the plan of one kind: all six are what it is made of)
+    s: GameState,
+    f: CardFacts,
+    kind: int,
+    packets: list[list[int]],
+    cap: int,
+    style: Style = DEFAULT,
 ) -> KindPlan:
     """The best way to attack with ``packets`` in battles of ``kind``, in at most ``cap``
     groups; no groups when not attacking scores best."""
@@ -254,8 +270,12 @@ def plan_kind(
     d = 1 - s.player
     units = tuple(u for packet in packets for u in packet)
     dealt = dict(group_damage(s, units, shields_up(s, d)).dealers)
-    facts = {u: UnitFacts(rating(s, u, kind), dealt.get(u, 0), worth(s, f, u)) for u in units}
-    blockers = _blockers(s, f, kind)
+    bonus = SURPRISE_BONUS if style.own_tricks_in_plans and _holds_surprise(s) else 0
+    facts = {
+        u: UnitFacts(rating(s, u, kind) + bonus, dealt.get(u, 0), worth(s, f, u)) for u in units
+    }
+    trap = style.trap_in_plans and opponent_may_hold(s, d, Ability.TRAP)
+    blockers = _blockers(s, f, kind, TRAP_BONUS if trap else 0)
     battle = _Battle(
         facts=facts,
         blockers=blockers,
@@ -300,13 +320,18 @@ def clear_plan_cache(ctx: GameContext) -> None:
     _plan_cache(ctx).clear()
 
 
-def attack_plan(s: GameState) -> Plan:
+def attack_plan(s: GameState, style: Style = DEFAULT) -> Plan:
     """Every group to attack with, from all attack-capable active units (busy ones included,
     so the plan does not change while it is being carried out)."""
-    # The plan reads units in play (with attachments) and deck sizes: all of it goes in the key.
+    # The plan reads units in play (with attachments), deck sizes and, for a Trap, hand sizes
+    # and discard piles: all of it goes in the key, with the style.
     att = s.att
     zones = (*s.active, *s.inactive)
     key = (
+        style,
+        len(s.hand[1 - s.player]) if style.trap_in_plans else -1,
+        len(s.discard[1 - s.player]) if style.trap_in_plans else -1,
+        _holds_surprise(s) if style.own_tricks_in_plans else None,
         s.player,
         *map(tuple, zones),
         len(s.deck[0]),
@@ -316,30 +341,73 @@ def attack_plan(s: GameState) -> Plan:
     plans = _plan_cache(s.ctx)
     plan = plans.get(key)
     if plan is None:
-        plan = _make_attack_plan(s)
+        plan = _make_attack_plan(s, style)
         if len(plans) >= PLANS_PER_CONTEXT:
             plans.clear()
         plans[key] = plan
     return plan
 
 
-def _make_attack_plan(s: GameState) -> Plan:
+def _kind_plans(
+    s: GameState, style: Style, kept: set[int] | None = None
+) -> tuple[KindPlan, KindPlan]:
+    """The best (ground, space) attacks, from the units in ``kept`` only when given."""
     f = card_facts(s.ctx)
     cap = s.ctx.options.max_groups
     ground, space = attackers(s)
-    space_plan = plan_kind(s, f, SPACE, space, cap)
-    ground_plan = plan_kind(s, f, GROUND, ground, cap - len(space_plan.groups))
+    if kept is not None:
+        ground = _only(ground, kept)
+        space = _only(space, kept)
+    space_plan = plan_kind(s, f, SPACE, space, cap, style)
+    ground_plan = plan_kind(s, f, GROUND, ground, cap - len(space_plan.groups), style)
+    return ground_plan, space_plan
+
+
+def _only(packets: list[list[int]], kept: set[int]) -> list[list[int]]:
+    """The packets whose first unit (the one that may start a group) is in ``kept``, with
+    only their units in ``kept``."""
+    return [[u for u in pk if u in kept] for pk in packets if pk[0] in kept]
+
+
+def planned_value(s: GameState, style: Style) -> float:
+    """What the attack the plan makes for ``s.player`` now is expected to bring (0 when it
+    makes none, the guard keeping every unit home included, ``guard.py``)."""
+    ground_plan, space_plan = _kind_plans(s, style)
+    plan = _guarded(s, style, ground_plan, space_plan)
+    if not plan:
+        return 0.0
+    if style.replan_after_guard and plan != _joined(ground_plan, space_plan):
+        ground_plan, space_plan = _kind_plans(s, style, {u for _, g in plan for u in g})
+    return ground_plan.score + space_plan.score
+
+
+def _joined(ground_plan: KindPlan, space_plan: KindPlan) -> Plan:
     plan = [PlannedGroup(GROUND, tuple(g)) for g in ground_plan.groups]
     plan.extend(PlannedGroup(SPACE, tuple(g)) for g in space_plan.groups)
-    if space_plan.damage + ground_plan.damage < len(s.deck[1 - s.player]) - 1:
-        plan = keep_guard(s, plan)
     return tuple(plan)
+
+
+def _guarded(s: GameState, style: Style, ground_plan: KindPlan, space_plan: KindPlan) -> Plan:
+    """The plan of both kinds, with enough units kept home (``guard.py``) unless it wins;
+    what the guard leaves is planned again (``Style.replan_after_guard``): the groups it
+    broke up may no longer be worth sending."""
+    plan = _joined(ground_plan, space_plan)
+    if space_plan.damage + ground_plan.damage >= len(s.deck[1 - s.player]) - 1:
+        return plan
+    guarded = tuple(keep_guard(s, list(plan)))
+    if not style.replan_after_guard or guarded == plan:
+        return guarded
+    return _joined(*_kind_plans(s, style, {u for _, g in guarded for u in g}))
+
+
+def _make_attack_plan(s: GameState, style: Style) -> Plan:
+    return _guarded(s, style, *_kind_plans(s, style))
 
 
 # ----------------------------------------------------------------------------- the form step
 
 
-def form(s: GameState, legal: Sequence[int]) -> int:
+def form(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The FORM step: the next "new group"/"add" action the plan calls for, else "attack"
     (or "no attack" when no group was formed)."""
     space = s.ctx.space
@@ -347,7 +415,7 @@ def form(s: GameState, legal: Sequence[int]) -> int:
     nt = space.ntypes
     allowed = set(legal)
     groups = s.groups
-    for i, (kind, units) in enumerate(attack_plan(s)):
+    for i, (kind, units) in enumerate(attack_plan(s, style)):
         if i < len(groups):
             if s.gkind[i] != kind:
                 break

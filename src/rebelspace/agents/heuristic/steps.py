@@ -12,6 +12,7 @@ from rebelspace.engine import (
     Ability,
     GameState,
     Kind,
+    Step,
     casualty_candidates,
     damage,
     defenders,
@@ -23,20 +24,22 @@ from rebelspace.engine import (
 
 from .blocks import SURPRISE_BONUS, W_DAMAGE
 from .facts import CardFacts, Member, card_facts, casualty_loss, opponent_may_hold, threat, worth
+from .plan import planned_value
+from .replies import chance_to_hold, counter_ability
+from .style import DEFAULT, Style
 
-HAND_FULL = 8  # draw the least with this many cards in hand
-DECK_MARGIN = 2  # draw the least when the deck would be within this of the opponent's threat
 TRAP_BONUS = 2  # what Trap adds to each defending unit (R30)
 TARGET_MIN_GAIN = 0.0  # target a unit only when its worth beats the damage given up by this
-TRICK_MIN_GAIN = 0.5  # play a battle trick only when it improves the battles this much
-# Multiple Targets: each free unit's damage counts this much, as it may not get through.
+# Multiple Targets: each free unit's damage counts this much, as it may not get through
+# (``Style.extra_attack_plan`` off).
 EXTRA_ATTACK_DAMAGE_SHARE = 0.5
+LOOKAHEAD_PLIES = 200  # bounds the copy's passes and casualty picks (a few dozen at most)
 
 
 # ----------------------------------------------------------------------------- draw
 
 
-def draw(s: GameState, legal: Sequence[int]) -> int:
+def draw(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The most allowed, unless the hand is already large or the deck is low next to what the
     opponent's units could deal next turn; then the least. Never the last card if avoidable."""
     dec = s.ctx.space.decoded
@@ -46,8 +49,8 @@ def draw(s: GameState, legal: Sequence[int]) -> int:
     deck = len(s.deck[p])
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
         hi -= 1
-    low = deck - hi <= threat(s, 1 - p) + DECK_MARGIN
-    n = lo if low or len(s.hand[p]) >= HAND_FULL else hi
+    low = deck - hi <= threat(s, 1 - p) + style.deck_margin
+    n = lo if low or len(s.hand[p]) >= style.hand_full else hi
     return s.ctx.space.draw_base + n
 
 
@@ -165,23 +168,65 @@ def battles_score(s: GameState, q: int, boost: Boost) -> float:
     return score
 
 
-def _trick_gain(s: GameState, f: CardFacts, card: int, base: float) -> float | None:
+class Judge(NamedTuple):
+    """What every battle card's gain is measured against."""
+
+    base: float  # ``battles_score`` with no card played
+    answer: float  # the chance that the opponent holds the trick that answers ours
+    style: Style
+
+
+def _answered(s: GameState, q: int, boost: Boost, judge: Judge) -> float:
+    """``battles_score`` with ``boost``, once the opponent may answer with its trick (+2 to
+    each of its units, R30) when that helps it (``Style.reply_aware``)."""
+    score = battles_score(s, q, boost)
+    if not judge.style.reply_aware or judge.answer <= 0.0:
+        return score
+    if q == s.player:
+        reply = boost._replace(def_bonus=boost.def_bonus + TRAP_BONUS)
+    else:
+        reply = boost._replace(atk_bonus=boost.atk_bonus + SURPRISE_BONUS)
+    return score - judge.answer * max(0.0, score - battles_score(s, q, reply))
+
+
+def _extra_attack_gain(s: GameState, play: int, style: Style) -> float:
+    """What Multiple Targets (action ``play``) is expected to bring: this attack phase is
+    played out on a copy with both players passing (so no hidden card is read) and the
+    casualties picked as ``casualty`` picks them, then the plan for the extra phase (R22)
+    is valued."""
+    c = s.clone()
+    c.apply(play)
+    for _ in range(LOOKAHEAD_PLIES):
+        if c.step == Step.TRICKS:
+            c.apply(c.ctx.space.pass_)
+        elif c.step == Step.CASUALTY:
+            c.apply(casualty(c, c.legal_actions()))
+        else:
+            break
+    if c.step != Step.FORM or c.player != s.player:
+        return 0.0  # the game is over, or the extra phase has no unit to attack with
+    return planned_value(c, style)
+
+
+def _trick_gain(s: GameState, f: CardFacts, card: int, judge: Judge) -> float | None:
     """What playing the battle trick of type ``card`` gains, or None for no trick we play."""
     t = s.ctx.tables
     q = s.to_move
     ability = f.ability_of_type[card]
     if ability == Ability.SURPRISE:
         boost = Boost(s.atk_bonus + SURPRISE_BONUS, s.def_bonus)
-        return battles_score(s, q, boost) - base
+        return _answered(s, q, boost, judge) - judge.base
     if ability == Ability.TRAP:
-        return battles_score(s, q, Boost(s.atk_bonus, s.def_bonus + TRAP_BONUS)) - base
+        return _answered(s, q, Boost(s.atk_bonus, s.def_bonus + TRAP_BONUS), judge) - judge.base
     if ability == Ability.EXTRA_ATTACK:
+        if judge.style.extra_attack_plan:
+            return _extra_attack_gain(s, s.ctx.space.trick_id[card], judge.style)
         free = [u for u in s.active[s.player] if t.can_attack[u] and not s.busy[u]]
         return EXTRA_ATTACK_DAMAGE_SHARE * sum(damage(s, u) for u in free)
     return None
 
 
-def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, base: float) -> float:
+def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, judge: Judge) -> float:
     """What playing the psion card of type ``card`` on the busy hero of ``hero_type`` gains."""
     t = s.ctx.tables
     q = s.to_move
@@ -193,7 +238,8 @@ def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, base: flo
         if t.type_of[u] == hero_type and s.busy[u]
     )
     extra = (t.ground[card_i], t.space[card_i])
-    gain = battles_score(s, q, Boost(s.atk_bonus, s.def_bonus, hero, extra)) - base
+    boost = Boost(s.atk_bonus, s.def_bonus, hero, extra)
+    gain = _answered(s, q, boost, judge) - judge.base
     if t.damage[card_i] and q == s.player:  # ESP: counts only if the group deals damage
         for g, units in enumerate(s.groups):
             if hero in units and not s.blocks[g] and s.targets[g] < 0:
@@ -201,22 +247,28 @@ def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, base: flo
     return gain
 
 
-def tricks(s: GameState, legal: Sequence[int]) -> int:
+def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The card that most improves the battles in progress (turns a lost or tied battle into
-    a win; ESP on a group that deals damage); Multiple Targets while units are still free to
-    attack; otherwise pass."""
+    a win; ESP on a group that deals damage), counting the opponent's possible answer
+    (``Style.reply_aware``); Multiple Targets when the extra attack phase would bring enough
+    (``Style.extra_attack_plan``; before: while units are still free to attack); otherwise
+    pass."""
     f = card_facts(s.ctx)
     space = s.ctx.space
     dec = space.decoded
-    base = battles_score(s, s.to_move, Boost(s.atk_bonus, s.def_bonus))
-    best, best_gain = space.pass_, TRICK_MIN_GAIN
+    q = s.to_move
+    base = battles_score(s, q, Boost(s.atk_bonus, s.def_bonus))
+    weight = style.answer_weight if q == s.player else style.defender_answer_weight
+    answer = min(1.0, weight * chance_to_hold(s, 1 - q, counter_ability(s, q)))
+    judge = Judge(base, answer, style)
+    best, best_gain = space.pass_, style.trick_min_gain
     for a in legal:
         kind, card, _, hero_type, _ = dec[a]
         gain: float | None = None
         if kind == Kind.PLAY_TRICK:
-            gain = _trick_gain(s, f, card, base)
+            gain = _trick_gain(s, f, card, judge)
         elif kind == Kind.PLAY_PSION:
-            gain = _psion_gain(s, f, card, hero_type, base)
+            gain = _psion_gain(s, f, card, hero_type, judge)
         if gain is not None and gain > best_gain:
             best, best_gain = a, gain
     return best
