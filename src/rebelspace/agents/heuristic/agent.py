@@ -11,6 +11,7 @@ from types import MappingProxyType
 from rebelspace.engine import GameContext, GameState, PlayerView, Step, context_for
 from rebelspace.engine.sampling import sample_state
 
+from ..base import NoLegalActionError, ThinkingAgent
 from .blocks import block
 from .deploy import deploy
 from .end import discard, end
@@ -48,7 +49,7 @@ def heuristic_action(state: GameState, legal: Sequence[int]) -> int:
     if len(legal) == 1:
         return legal[0]
     if not legal:
-        raise ValueError("heuristic_action needs at least one legal action (game over?)")
+        raise NoLegalActionError("heuristic_action needs at least one legal action (game over?)")
     return STEP_HANDLERS[state.step](state, legal)
 
 
@@ -74,7 +75,7 @@ def styled_action(style: Style) -> StepHandler:
     return action
 
 
-class HeuristicAgent:
+class HeuristicAgent(ThinkingAgent):
     """The rule-based player as an ``Agent``: it samples a full state from its view
     (``sample_state``, so it never sees the true state) and plays ``heuristic_action`` on it.
 
@@ -92,11 +93,7 @@ class HeuristicAgent:
         self.ctx = ctx if ctx is not None else context_for()
         self._rng = random.Random(seed)  # seeds the samples of hidden cards
 
-    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
-        if not legal:
-            raise ValueError(f"{self!r} was asked to act with no legal action (game over?)")
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         state = sample_state(view, self.ctx, self._rng.getrandbits(63))
         return heuristic_action(state, legal)
 
