@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from rebelspace.engine import GameContext, GameState, PlayerView
 from rebelspace.engine.sampling import redeal, sample_state
 
-from .evaluate import evaluate
-from .evaluate import score as position_score
+from .evaluate import Score, evaluate, race_score, score
 from .heuristic import heuristic_action
 
 Policy = Callable[[GameState, Sequence[int], random.Random], int]
@@ -46,8 +45,34 @@ class Budget:
     hint_bias: float = 1.0  # progressive bias towards the rollout policy's choice
     policy: str = "heuristic"  # rollout policy: "heuristic" or "random"
     widening: int = 0  # visits per extra child below the root (0: expand freely)
+    evaluation: str = "units"  # leaf evaluation: a name of EVALUATIONS
 
 
+#: The leaf evaluations by name: a score (the baseline is the root's) and the estimate of
+#: winning at a leaf given that baseline. "units" values units by damage and ratings,
+#: "race" by damage only (the first version, kept to measure against), "learnt" is the
+#: trained value function of ``agents.value`` (absolute: it takes no baseline).
+def _evaluation(name: str) -> tuple[Score, Callable[[GameState, int, float], float]]:
+    if name == "units":
+        return score, evaluate
+    if name == "race":
+        return race_score, lambda s, p, b: evaluate(s, p, b, race_score)
+    if name == "learnt":
+        from .value import learnt_value
+
+        return lambda _s, _p: 0.0, lambda s, p, _b: learnt_value(s, p)
+    raise ValueError(f"unknown evaluation {name!r}; known: {', '.join(EVALUATIONS)}")
+
+
+EVALUATIONS = ("units", "race", "learnt")
+
+#: Levels are defined by work (iterations), so that the same seed plays the same game however
+#: busy the machine is (issue 17: the 0.5 s and 2 s caps cut "normal" to 112 of its 250
+#: iterations in 29.5% of one game's decisions). The time caps are only a safety net, about
+#: ten times a decision's usual time on one core (normal: 0.06 s median, 0.08 s max; hard:
+#: 0.16 s, 0.22 s over 20 mid-game positions), and the agent counts when one triggers
+#: (``ISMCTSAgent.capped``).
+#
 # Rollouts play to the end of the opponent's next turn, so an attack is judged with the
 # counterattack it invites. "easy" searches a little with random rollouts to the end of the
 # current turn and no bias towards the heuristic's choice, so that it loses to the heuristic
@@ -57,9 +82,9 @@ class Budget:
 # iterations with two-turn rollouts lost to "normal" 12 of 30 games; 400 with three-turn
 # rollouts won 17 of 30.
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=25, rollout_turns=1, hint_bias=0.0, policy="random"),
-    "normal": Budget(iterations=250, seconds=0.5, rollout_turns=2),
-    "hard": Budget(iterations=400, seconds=2.0, rollout_turns=3),
+    "easy": Budget(iterations=25, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
+    "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
+    "hard": Budget(iterations=400, seconds=4.0, rollout_turns=3),
 }
 
 
@@ -92,7 +117,10 @@ class ISMCTSAgent:
         if rollout_policy is None:
             rollout_policy = random_policy if self.budget.policy == "random" else heuristic_policy
         self.policy = rollout_policy
+        self._score, self._evaluate = _evaluation(self.budget.evaluation)
         self.last_iterations = 0
+        self.searches = 0  # decisions searched (forced ones are not)
+        self.capped = 0  # searches the time cap stopped before their iterations were done
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent(seed={self.seed!r}, budget={self.budget!r})"
@@ -111,17 +139,20 @@ class ISMCTSAgent:
         root = Node(1 - me)
         budget = self.budget
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        baseline = position_score(root_state, me)
+        baseline = self._score(root_state, me)
+        value_of = self._evaluate
         iterations = 0
+        self.searches += 1
         while iterations < budget.iterations:
             if deadline is not None and iterations % 16 == 0 and time.perf_counter() > deadline:
+                self.capped += 1
                 break
             iterations += 1
             state = redeal(root_state, me, self.rng)
             horizon = state.turn + budget.rollout_turns
             path = self._descend(state, root)
             self._rollout(state, horizon)
-            value = evaluate(state, me, baseline)
+            value = value_of(state, me, baseline)
             for n in path:
                 n.visits += 1
                 n.reward += value if n.mover == me else 1.0 - value
