@@ -85,6 +85,9 @@ LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=25, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
     "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
     "hard": Budget(iterations=400, seconds=4.0, rollout_turns=3),
+    # The learnt evaluation (agents.value) at the end of two-turn rollouts, and as many
+    # iterations as keep a decision under 1 s on one core (benchmarks/levels.py).
+    "expert": Budget(iterations=1000, seconds=5.0, rollout_turns=2, evaluation="learnt"),
 }
 
 
