@@ -5,7 +5,8 @@
 
 Timing: every level searches the same mid-game positions (heuristic self-play, decisions
 with at least three actions) on this process alone; it prints CPU seconds per decision
-(median, p95, max), iterations and how often the safety cap stopped a search.
+(median, p95, max), iterations and how often the safety cap stopped a search; and the
+microseconds of one leaf evaluation of each kind.
 
 A match is in duplicate format: each deal is played twice with the sides swapped, and the
 pair is one unit for the interval (``rebelspace.lab.stats.unit_rate``). Agents are the
@@ -90,6 +91,25 @@ def time_level(spec: str, states: Sequence[GameState]) -> dict[str, Any]:
         "iterations_median": statistics.median(iterations) if iterations else None,
         "capped": capped,
     }
+
+
+def time_evaluations(states: Sequence[GameState], rounds: int = 100) -> dict[str, float]:
+    """Microseconds per leaf evaluation of each evaluation, on ``states``."""
+    from rebelspace.agents.evaluate import evaluate, race_score
+    from rebelspace.agents.value import learnt_value
+
+    def race(s: GameState, p: int) -> float:
+        return evaluate(s, p, 0.0, race_score)
+
+    out = {}
+    for name, value in (("units", evaluate), ("race", race), ("learnt", learnt_value)):
+        value(states[0], 0)  # the learnt model reads its weights once
+        start = time.process_time()
+        for _ in range(rounds):
+            for s in states:
+                value(s, s.to_move)
+        out[f"{name}_us"] = round((time.process_time() - start) / (rounds * len(states)) * 1e6, 2)
+    return out
 
 
 # ----------------------------------------------------------------------------- matches
@@ -198,9 +218,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--no-time", action="store_true", help="skip the timing")
     p.add_argument("--log", help="append each pair's result to this file (JSON lines)")
+    p.add_argument("--summarize", metavar="LOG", help="summarize a --log file and stop")
     args = p.parse_args(argv)
+    if args.summarize:
+        with open(args.summarize, encoding="utf-8") as f:
+            results = [json.loads(line) for line in f if line.strip()]
+        a, b = list(results[0]["think"])
+        print(json.dumps(summary(a, b, args.seed, results)))
+        return 0
     if not args.no_time:
         states = positions(args.positions, args.seed)
+        print(json.dumps({"evaluation": time_evaluations(states)}), flush=True)
         for spec in args.levels.split(","):
             print(json.dumps(time_level(spec, states)), flush=True)
     if args.games:
