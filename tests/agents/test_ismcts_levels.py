@@ -67,6 +67,28 @@ def test_a_time_cap_that_stops_a_search_is_counted() -> None:
     assert 0 < agent.last_iterations < 10**9
 
 
+def test_the_cap_reads_the_searching_threads_cpu_clock_not_the_wall_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy machine slows the wall clock of a search, not its CPU time: hours of wall
+    clock cut nothing; CPU seconds beyond the cap stop it."""
+    game = choice_point(4)
+    view, legal = game.view(game.to_move), game.legal_actions()
+    budget = Budget(iterations=40, seconds=5.0, rollout_turns=1)
+    wall = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.perf_counter", lambda: float(next(wall)))
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.monotonic", lambda: float(next(wall)))
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.time", lambda: float(next(wall)))
+    calm = ISMCTSAgent(game.ctx, 1, budget)
+    calm.act(view, legal)
+    assert (calm.capped, calm.last_iterations) == (0, 40)
+    cpu = iter(range(0, 10**9, 3))
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.thread_time", lambda: float(next(cpu)))
+    busy = ISMCTSAgent(game.ctx, 1, budget)
+    busy.act(view, legal)
+    assert busy.capped == 1 and busy.last_iterations < 40
+
+
 def test_a_forced_decision_is_not_a_search() -> None:
     game = choice_point(3)
     agent = ISMCTSAgent(game.ctx, 1, "normal")

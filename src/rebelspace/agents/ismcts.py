@@ -36,7 +36,7 @@ def heuristic_policy(state: GameState, legal: Sequence[int], _rng: random.Random
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much thinking one decision gets: iterations, and optionally a time cap."""
+    """How much thinking one decision gets: iterations, and optionally a cap in CPU seconds."""
 
     iterations: int
     seconds: float | None = None
@@ -68,7 +68,8 @@ EVALUATIONS = ("units", "race", "learnt")
 
 #: Levels are defined by work (iterations), so that the same seed plays the same game however
 #: busy the machine is (issue 17: the 0.5 s and 2 s caps cut "normal" to 112 of its 250
-#: iterations in 29.5% of one game's decisions). The time caps are only a safety net, about
+#: iterations in 29.5% of one game's decisions). The time caps are only a safety net, in
+#: CPU seconds of the searching thread (a busy machine slows the wall clock, not that), about
 #: ten times a decision's usual time on one core (normal: 0.06 s median, 0.08 s max; hard:
 #: 0.16 s, 0.22 s over 20 mid-game positions), and the agent counts when one triggers
 #: (``ISMCTSAgent.capped``).
@@ -141,13 +142,15 @@ class ISMCTSAgent:
         me = root_state.to_move
         root = Node(1 - me)
         budget = self.budget
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        # CPU time of this thread, not the wall clock: on a busy machine a search gets a
+        # fraction of a core, and a wall-clock cap would cut its iterations (issue 17).
+        deadline = None if budget.seconds is None else time.thread_time() + budget.seconds
         baseline = self._score(root_state, me)
         value_of = self._evaluate
         iterations = 0
         self.searches += 1
         while iterations < budget.iterations:
-            if deadline is not None and iterations % 16 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and iterations % 16 == 0 and time.thread_time() > deadline:
                 self.capped += 1
                 break
             iterations += 1
