@@ -120,6 +120,7 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
     a, b, game_seed = job
     wins: list[bool] = []
     think = {a: 0.0, b: 0.0}
+    longest = {a: 0.0, b: 0.0}
     decisions = {a: 0, b: 0}
     capped = {a: 0, b: 0}
     for a_side in (0, 1):
@@ -134,12 +135,14 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
         wins.append(game.outcome.winner == a_side)
         for spec, t in zip(specs, timed, strict=True):
             think[spec] += t.seconds
+            longest[spec] = max(longest[spec], t.longest)
             decisions[spec] += t.decisions
             capped[spec] += getattr(t.agent, "capped", 0)
     return {
         "seed": game_seed,
         "wins": wins,
         "think": think,
+        "longest": longest,
         "decisions": decisions,
         "capped": capped,
     }
@@ -151,12 +154,15 @@ class _Timed:
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
         self.seconds = 0.0
+        self.longest = 0.0
         self.decisions = 0
 
     def act(self, view: Any, legal: Sequence[int]) -> int:
         start = time.process_time()
         action = self.agent.act(view, legal)
-        self.seconds += time.process_time() - start
+        spent = time.process_time() - start
+        self.seconds += spent
+        self.longest = max(self.longest, spent)
         self.decisions += 1
         return action
 
@@ -205,6 +211,9 @@ def summary(a: str, b: str, seed: int, results: Sequence[dict[str, Any]]) -> dic
         n = sum(r["decisions"][spec] for r in results)
         out[f"{spec} s/decision"] = round(sum(r["think"][spec] for r in results) / max(1, n), 4)
         out[f"{spec} capped"] = sum(r["capped"][spec] for r in results)
+        out[f"{spec} longest s"] = round(
+            max(r.get("longest", {}).get(spec, 0.0) for r in results), 3
+        )
     return out
 
 
