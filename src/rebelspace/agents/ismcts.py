@@ -51,7 +51,8 @@ class Budget:
 #: The leaf evaluations by name: a score (the baseline is the root's) and the estimate of
 #: winning at a leaf given that baseline. "units" values units by damage and ratings,
 #: "race" by damage only (the first version, kept to measure against), "learnt" is the
-#: trained value function of ``agents.value`` (absolute: it takes no baseline).
+#: trained value function of ``agents.value`` as it is (absolute), "learnt-centred" the same
+#: with the root's log-odds as the baseline, as "units" does.
 def _evaluation(name: str) -> tuple[Score, Callable[[GameState, int, float], float]]:
     if name == "units":
         return score, evaluate
@@ -61,10 +62,14 @@ def _evaluation(name: str) -> tuple[Score, Callable[[GameState, int, float], flo
         from .value import learnt_value
 
         return lambda _s, _p: 0.0, lambda s, p, _b: learnt_value(s, p)
+    if name == "learnt-centred":
+        from .value import learnt_logit, learnt_value
+
+        return learnt_logit, learnt_value
     raise ValueError(f"unknown evaluation {name!r}; known: {', '.join(EVALUATIONS)}")
 
 
-EVALUATIONS = ("units", "race", "learnt")
+EVALUATIONS = ("units", "race", "learnt", "learnt-centred")
 
 #: Levels are defined by work (iterations), so that the same seed plays the same game however
 #: busy the machine is (issue 17: the 0.5 s and 2 s caps cut "normal" to 112 of its 250

@@ -6,6 +6,14 @@ only; training uses NumPy (the ``rl`` extra)."""
 from __future__ import annotations
 
 from .features import NAMES, SIZE, features
-from .model import ValueModel, learnt_value, shipped
+from .model import ValueModel, learnt_logit, learnt_value, shipped
 
-__all__ = ["NAMES", "SIZE", "ValueModel", "features", "learnt_value", "shipped"]
+__all__ = [
+    "NAMES",
+    "SIZE",
+    "ValueModel",
+    "features",
+    "learnt_logit",
+    "learnt_value",
+    "shipped",
+]

@@ -34,11 +34,18 @@ class ValueModel:
     weights: tuple[float, ...]
     meta: dict[str, Any]
 
-    def value(self, state: GameState, player: int) -> float:
+    def logit(self, state: GameState, player: int) -> float:
+        """``weights . features``: the log-odds that ``player`` wins (not for a finished
+        game, whose value is exact)."""
+        return sum(w * x for w, x in zip(self.weights, features(state, player), strict=True))
+
+    def value(self, state: GameState, player: int, baseline: float = 0.0) -> float:
+        """Estimated probability that ``player`` wins; exact once the game is over. With a
+        ``baseline`` log-odds (the root's, in a search), the estimate is one half there."""
         outcome = state.outcome
         if outcome is not None:
             return 1.0 if outcome.winner == player else 0.0
-        z = sum(w * x for w, x in zip(self.weights, features(state, player), strict=True))
+        z = self.logit(state, player) - baseline
         if z < -30.0:
             return 1e-13
         return 1.0 / (1.0 + math.exp(-z))
@@ -78,6 +85,12 @@ def shipped() -> ValueModel:
     return _SHIPPED[0]
 
 
-def learnt_value(state: GameState, player: int) -> float:
-    """Estimated probability that ``player`` wins, by the shipped model."""
-    return shipped().value(state, player)
+def learnt_value(state: GameState, player: int, baseline: float = 0.0) -> float:
+    """Estimated probability that ``player`` wins, by the shipped model (``baseline``: see
+    ``ValueModel.value``)."""
+    return shipped().value(state, player, baseline)
+
+
+def learnt_logit(state: GameState, player: int) -> float:
+    """The shipped model's log-odds that ``player`` wins (a game not over)."""
+    return shipped().logit(state, player)
