@@ -190,8 +190,8 @@ def test_levels_grow_in_iterations() -> None:
     assert list(LEVELS) == ["easy", "normal", "hard", "expert"] == list(LEVEL_NAMES)
     its = [LEVELS[name].iterations for name in LEVEL_NAMES]
     assert its == sorted(its) and len(set(its)) == len(its)
-    caps = [LEVELS[name].seconds or 0.0 for name in LEVEL_NAMES]
-    assert caps == sorted(caps)
+    # The time caps are safety nets, not part of a level's strength (issue 17):
+    # tests/agents/test_ismcts_levels.py checks them.
 
 
 def lethal() -> GameState:

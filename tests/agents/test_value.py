@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 from pathlib import Path
 
@@ -15,7 +16,15 @@ from rebelspace import extras
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.ismcts import LEVELS, ISMCTSAgent
 from rebelspace.agents.registry import make_agent
-from rebelspace.agents.value import NAMES, SIZE, ValueModel, features, learnt_value, shipped
+from rebelspace.agents.value import (
+    NAMES,
+    SIZE,
+    ValueModel,
+    features,
+    learnt_logit,
+    learnt_value,
+    shipped,
+)
 from rebelspace.agents.value.train import Chunk, play_chunk, read_rows
 from rebelspace.engine import GameState, load_scenario, new_game
 from rebelspace.train import add_train_parser
@@ -104,6 +113,15 @@ def test_the_shipped_weights_are_small_and_match_the_features(tmp_path: Path) ->
     assert ValueModel.load(tmp_path / "again.json") == model
 
 
+def test_the_centred_learnt_value_is_one_half_at_its_baseline() -> None:
+    for state in heuristic_positions(4, every=40)[:-1]:
+        for p in (REBEL, IMPERIAL):
+            z = learnt_logit(state, p)
+            assert learnt_value(state, p, z) == pytest.approx(0.5)
+            assert learnt_value(state, p, z - 1) > 0.5 > learnt_value(state, p, z + 1)
+            assert learnt_value(state, p) == pytest.approx(1 / (1 + math.exp(-z)))
+
+
 def test_a_model_of_other_features_is_refused_with_a_reason() -> None:
     data = shipped().to_dict()
     data["features"] = data["features"][:-1]
@@ -117,7 +135,7 @@ def test_a_model_of_other_features_is_refused_with_a_reason() -> None:
 def test_expert_is_a_level_that_searches_with_the_learnt_evaluation() -> None:
     agent = make_agent("ismcts:expert", new_game(1).ctx, 1)
     assert isinstance(agent, ISMCTSAgent) and agent.budget is LEVELS["expert"]
-    assert agent.budget.evaluation == "learnt"
+    assert agent.budget.evaluation == "learnt-centred"
     assert LEVELS["expert"].iterations > LEVELS["hard"].iterations
 
 
@@ -125,7 +143,7 @@ def test_expert_sees_only_the_view() -> None:
     """R5: positions that differ only in the opponent's hidden cards (and both decks' order)
     get the same choice from the same seed."""
     budget = LEVELS["expert"]
-    small = type(budget)(iterations=60, rollout_turns=2, evaluation="learnt")
+    small = type(budget)(iterations=60, rollout_turns=2, evaluation=budget.evaluation)
     rng = random.Random(3)
     checked = 0
     for seed in range(8):

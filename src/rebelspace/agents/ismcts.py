@@ -91,9 +91,11 @@ LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=25, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
     "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
     "hard": Budget(iterations=400, seconds=4.0, rollout_turns=3),
-    # The learnt evaluation (agents.value) at the end of two-turn rollouts, and as many
-    # iterations as keep a decision under 1 s on one core (benchmarks/levels.py).
-    "expert": Budget(iterations=1000, seconds=5.0, rollout_turns=2, evaluation="learnt"),
+    # The learnt evaluation (agents.value), centred on the root, at the end of two-turn
+    # rollouts. Issue 17 promises at most 1 s a decision on one core: 1,000 iterations took
+    # 0.28 s median but 1.04 s at worst in a game on a busy machine, so 700, and here the
+    # cap is that promise (CPU seconds; benchmarks/levels.py reports how often it acts).
+    "expert": Budget(iterations=700, seconds=1.0, rollout_turns=2, evaluation="learnt-centred"),
 }
 
 
