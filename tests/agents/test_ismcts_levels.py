@@ -75,10 +75,8 @@ def test_the_cap_reads_the_searching_threads_cpu_clock_not_the_wall_clock(
     game = choice_point(4)
     view, legal = game.view(game.to_move), game.legal_actions()
     budget = Budget(iterations=40, seconds=5.0, rollout_turns=1)
-    wall = iter(range(0, 10**9, 3600))
+    wall = iter(range(0, 10**9, 3600))  # an hour of wall clock at each reading
     monkeypatch.setattr("rebelspace.agents.ismcts.time.perf_counter", lambda: float(next(wall)))
-    monkeypatch.setattr("rebelspace.agents.ismcts.time.monotonic", lambda: float(next(wall)))
-    monkeypatch.setattr("rebelspace.agents.ismcts.time.time", lambda: float(next(wall)))
     calm = ISMCTSAgent(game.ctx, 1, budget)
     calm.act(view, legal)
     assert (calm.capped, calm.last_iterations) == (0, 40)
