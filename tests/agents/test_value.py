@@ -209,6 +209,11 @@ def test_train_is_deterministic_and_resumes(
     assert run_train([*argv, "--dir", str(first), "--seed", "3"]) == 0
     assert [c.stat().st_mtime_ns for c in chunks] == stamps
     assert ValueModel.load(first / "weights.json").weights == weights
+    # More steps on the same rows resume from the checkpoint; another penalty starts afresh.
+    assert run_train([*argv[:-1], "5", "--dir", str(first), "--seed", "3"]) == 0
+    assert json.loads((first / "fit-3.json").read_text())["step"] == 5
+    assert run_train([*argv, "--dir", str(first), "--seed", "3", "--l2", "0.01"]) == 0
+    assert json.loads((first / "fit-3.json").read_text())["step"] == 4
     # In a new folder from the same seed: the same weights.
     assert run_train([*argv, "--dir", str(tmp_path / "b"), "--seed", "3"]) == 0
     assert ValueModel.load(tmp_path / "b" / "weights.json").weights == weights

@@ -202,9 +202,13 @@ def fit(
     x, y = _arrays(train)
     w = np.zeros(SIZE)
     done = 0
+    # A checkpoint is resumed only for the same rows and penalty: another run's would do
+    # harm quietly.
+    config = {"chunks": [p.name for p in train], "l2": l2, "features": list(NAMES)}
     if checkpoint is not None and checkpoint.exists():
         saved = json.loads(checkpoint.read_text(encoding="utf-8"))
-        w, done = np.array(saved["weights"], dtype=float), int(saved["step"])
+        if saved.get("config") == config:
+            w, done = np.array(saved["weights"], dtype=float), min(steps, int(saved["step"]))
     bar = Bar("fit (Newton steps)", steps, done, progress)
     n = len(y)
     for step in range(done, steps):
@@ -213,9 +217,8 @@ def fit(
         hess = (x.T * (p * (1 - p))) @ x / n + l2 * np.eye(SIZE)
         w = w - np.linalg.solve(hess, grad)
         if checkpoint is not None:
-            checkpoint.write_text(
-                json.dumps({"step": step + 1, "weights": w.tolist()}), encoding="utf-8"
-            )
+            saved = {"step": step + 1, "weights": w.tolist(), "config": config}
+            checkpoint.write_text(json.dumps(saved), encoding="utf-8")
         bar.update()
     return ValueModel(tuple(round(float(v), 6) for v in w), {"positions": n, "l2": l2})
 
