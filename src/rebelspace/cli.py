@@ -89,11 +89,13 @@ DEFAULT_SAVE = "rebelspace-game.json"
 
 
 def _level(text: str) -> str:
-    """An ISMCTS level: easy, normal, hard, or a number of iterations a decision."""
-    if text in ("easy", "normal", "hard") or (text.isascii() and text.isdigit() and int(text) > 0):
+    """An ISMCTS level (``LEVEL_NAMES``) or a number of iterations a decision."""
+    from rebelspace.agents.registry import LEVEL_NAMES
+
+    if text in LEVEL_NAMES or (text.isascii() and text.isdigit() and int(text) > 0):
         return text
     raise argparse.ArgumentTypeError(
-        f"must be easy, normal, hard or a number of iterations, got {text!r}"
+        f"must be {', '.join(LEVEL_NAMES)} or a number of iterations, got {text!r}"
     )
 
 
@@ -121,7 +123,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--level",
         type=_level,
         default="normal",
-        metavar="{easy,normal,hard,N}",
+        metavar="{easy,normal,hard,expert,N}",
         help="the ismcts opponent's strength, or N iterations a decision (default: normal)",
     )
     p.add_argument(
@@ -467,7 +469,7 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="round robin between agents, duplicate format, on every core",
         description="Play every pair of agents against each other. Each game seed is played "
         "twice per pair with the agents swapping sides and the same shuffles (duplicate "
-        "format). Agents: random, heuristic, ismcts, ismcts:easy|normal|hard, ismcts:N "
+        "format). Agents: random, heuristic, ismcts, ismcts:easy|normal|hard|expert, ismcts:N "
         "(N iterations per decision); with the rl extra, openspiel-ismcts[:N] (OpenSpiel's "
         "ISMCTS bot) and policy:PATH (a trained masked policy).",
     )
@@ -520,6 +522,15 @@ def _add_analyse(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     from rebelspace.terminal.analysis import add_analyse_parser
 
     add_analyse_parser(subparsers)
+
+
+# --- train (the learnt evaluation: rebelspace.training) -----------------------------------------
+
+
+def _add_train(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.train import add_train_parser
+
+    add_train_parser(subparsers)
 
 
 # --- ladder -------------------------------------------------------------------------------------
@@ -645,6 +656,7 @@ LAB_COMMANDS = (
 SUBCOMMANDS: dict[str, Registrar] = {
     "arena": _add_arena,
     "ladder": _add_ladder,
+    "train": _add_train,
     "decks": _add_decks,
     "rules": _add_rules,
     "play": _add_play,

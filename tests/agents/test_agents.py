@@ -187,11 +187,11 @@ def test_the_agent_sees_only_the_view() -> None:
 
 
 def test_levels_grow_in_iterations() -> None:
-    assert list(LEVELS) == ["easy", "normal", "hard"] == list(LEVEL_NAMES)
+    assert list(LEVELS) == ["easy", "normal", "hard", "expert"] == list(LEVEL_NAMES)
     its = [LEVELS[name].iterations for name in LEVEL_NAMES]
-    assert its == sorted(its) and len(set(its)) == 3
-    caps = [LEVELS[name].seconds or 0.0 for name in LEVEL_NAMES]
-    assert caps == sorted(caps)
+    assert its == sorted(its) and len(set(its)) == len(its)
+    # The time caps are safety nets, not part of a level's strength (issue 17):
+    # tests/agents/test_ismcts_levels.py checks them.
 
 
 def lethal() -> GameState:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from rebelspace.engine import GameContext, GameState, PlayerView
 from rebelspace.engine.sampling import redeal, sample_state
 
-from .evaluate import evaluate
-from .evaluate import score as position_score
+from .base import ThinkingAgent
+from .evaluate import Score, evaluate, race_score, score
 from .heuristic import heuristic_action
 
 Policy = Callable[[GameState, Sequence[int], random.Random], int]
@@ -37,7 +37,7 @@ def heuristic_policy(state: GameState, legal: Sequence[int], _rng: random.Random
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much thinking one decision gets: iterations, and optionally a time cap."""
+    """How much thinking one decision gets: iterations, and optionally a cap in CPU seconds."""
 
     iterations: int
     seconds: float | None = None
@@ -46,8 +46,40 @@ class Budget:
     hint_bias: float = 1.0  # progressive bias towards the rollout policy's choice
     policy: str = "heuristic"  # rollout policy: "heuristic" or "random"
     widening: int = 0  # visits per extra child below the root (0: expand freely)
+    evaluation: str = "units"  # leaf evaluation: a name of EVALUATIONS
 
 
+#: The leaf evaluations by name: a score (the baseline is the root's) and the estimate of
+#: winning at a leaf given that baseline. "units" values units by damage and ratings,
+#: "race" by damage only (the first version, kept to measure against), "learnt" is the
+#: trained value function of ``agents.value`` as it is (absolute), "learnt-centred" the same
+#: with the root's log-odds as the baseline, as "units" does.
+def _evaluation(name: str) -> tuple[Score, Callable[[GameState, int, float], float]]:
+    if name == "units":
+        return score, evaluate
+    if name == "race":
+        return race_score, lambda s, p, b: evaluate(s, p, b, race_score)
+    if name == "learnt":
+        from .value import learnt_value
+
+        return lambda _s, _p: 0.0, lambda s, p, _b: learnt_value(s, p)
+    if name == "learnt-centred":
+        from .value import learnt_logit, learnt_value
+
+        return learnt_logit, learnt_value
+    raise ValueError(f"unknown evaluation {name!r}; known: {', '.join(EVALUATIONS)}")
+
+
+EVALUATIONS = ("units", "race", "learnt", "learnt-centred")
+
+#: Levels are defined by work (iterations), so that the same seed plays the same game however
+#: busy the machine is (issue 17: the 0.5 s and 2 s caps cut "normal" to 112 of its 250
+#: iterations in 29.5% of one game's decisions). The time caps are only a safety net, in
+#: CPU seconds of the searching thread (a busy machine slows the wall clock, not that), about
+#: ten times a decision's usual time on one core (normal: 0.06 s median, 0.08 s max; hard:
+#: 0.16 s, 0.22 s over 20 mid-game positions), and the agent counts when one triggers
+#: (``ISMCTSAgent.capped``).
+#
 # Rollouts play to the end of the opponent's next turn, so an attack is judged with the
 # counterattack it invites. "easy" searches a little with random rollouts to the end of the
 # current turn and no bias towards the heuristic's choice, so that it loses to the heuristic
@@ -57,9 +89,16 @@ class Budget:
 # iterations with two-turn rollouts lost to "normal" 12 of 30 games; 400 with three-turn
 # rollouts won 17 of 30.
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=25, rollout_turns=1, hint_bias=0.0, policy="random"),
-    "normal": Budget(iterations=250, seconds=0.5, rollout_turns=2),
-    "hard": Budget(iterations=400, seconds=2.0, rollout_turns=3),
+    "easy": Budget(iterations=25, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
+    "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
+    "hard": Budget(iterations=400, seconds=4.0, rollout_turns=3),
+    # The learnt evaluation (agents.value), centred on the root, at the end of two-turn
+    # rollouts. Issue 17 promises at most 1 s a decision on one core: 1,000 iterations took
+    # 0.28 s median but 1.04 s at worst in a game on a busy machine (contention inflates CPU
+    # time too), so 700: 0.20 s median, 0.33 s at worst over the 40 positions of
+    # benchmarks/levels.py, 0.83 s at worst in games on a machine loaded 8-11 on 2 cores. The
+    # cap stays a safety net.
+    "expert": Budget(iterations=700, seconds=2.0, rollout_turns=2, evaluation="learnt-centred"),
 }
 
 
@@ -75,7 +114,7 @@ class Node:
         self.hint = -1  # the rollout policy's choice here, tried first and favoured early
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(ThinkingAgent):
     """Plays from its own view only; hidden cards reach it through determinization."""
 
     def __init__(
@@ -92,17 +131,16 @@ class ISMCTSAgent:
         if rollout_policy is None:
             rollout_policy = random_policy if self.budget.policy == "random" else heuristic_policy
         self.policy = rollout_policy
+        self._score, self._evaluate = _evaluation(self.budget.evaluation)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, read by hints (advice.py)
+        self.searches = 0  # decisions searched (forced ones are not)
+        self.capped = 0  # searches the time cap stopped before their iterations were done
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent(seed={self.seed!r}, budget={self.budget!r})"
 
-    def act(self, view: PlayerView, legal: Sequence[int]) -> int:
-        if not legal:
-            raise ValueError("ISMCTSAgent was asked to act with no legal action")
-        if len(legal) == 1:  # a forced decision costs nothing
-            return legal[0]
+    def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         root_state = sample_state(view, self.ctx, self.rng.getrandbits(62))
         return self.search(root_state, legal)
 
@@ -111,18 +149,23 @@ class ISMCTSAgent:
         me = root_state.to_move
         root = Node(1 - me)
         budget = self.budget
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-        baseline = position_score(root_state, me)
+        # CPU time of this thread, not the wall clock: on a busy machine a search gets a
+        # fraction of a core, and a wall-clock cap would cut its iterations (issue 17).
+        deadline = None if budget.seconds is None else time.thread_time() + budget.seconds
+        baseline = self._score(root_state, me)
+        value_of = self._evaluate
         iterations = 0
+        self.searches += 1
         while iterations < budget.iterations:
-            if deadline is not None and iterations % 16 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and iterations % 16 == 0 and time.thread_time() > deadline:
+                self.capped += 1
                 break
             iterations += 1
             state = redeal(root_state, me, self.rng)
             horizon = state.turn + budget.rollout_turns
             path = self._descend(state, root)
             self._rollout(state, horizon)
-            value = evaluate(state, me, baseline)
+            value = value_of(state, me, baseline)
             for n in path:
                 n.visits += 1
                 n.reward += value if n.mover == me else 1.0 - value

@@ -1,6 +1,7 @@
 """Agents by name, as the command line and the arena spell them.
 
 ``random``, ``heuristic``, ``ismcts`` (level ``normal``), ``ismcts:easy``, ``ismcts:hard``,
+``ismcts:expert`` (the learnt evaluation, ``agents.value``),
 ``ismcts:500`` (500 iterations per decision, no time cap). With the ``rl`` extra:
 ``openspiel-ismcts[:N]`` (OpenSpiel's ISMCTS bot, N simulations, default 100) and
 ``policy:PATH`` (a masked policy saved by ``examples/train_maskable_ppo.py``): plug-ins
@@ -21,7 +22,7 @@ from . import Agent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "heuristic", "ismcts")
-LEVEL_NAMES = ("easy", "normal", "hard")
+LEVEL_NAMES = ("easy", "normal", "hard", "expert")
 
 
 class AgentSpecError(RebelSpaceError, ValueError):

@@ -31,6 +31,7 @@ LEVELS: dict[str, str] = {
     "heuristic": "heuristic",
     "normal": "ismcts:normal",
     "hard": "ismcts:hard",
+    "expert": "ismcts:expert",
 }
 
 ANCHOR = 1500.0  # the rating of the anchored level (the heuristic when it plays)
@@ -166,7 +167,22 @@ def ladder(
     pairs = []
     for a, b in combinations(levels, 2):
         mine = [r for r in results if (r.task.a, r.task.b) == (agent_of(a), agent_of(b))]
-        pairs.append({"a": a, "b": b, "games": len(mine), "a_wins": sum(r.a_won for r in mine)})
+        first = mine[0]  # kept whole, so that a test can play it again with the shipped code
+        pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "games": len(mine),
+                "a_wins": sum(r.a_won for r in mine),
+                "first_game": {
+                    "seed": first.task.game_seed,
+                    "a_is_rebel": first.task.a_is_rebel,
+                    "a_won": first.a_won,
+                    "turns": first.turns,
+                    "decisions": first.decisions,
+                },
+            }
+        )
     return {
         "seed": seed,
         "games_per_pair": games,

@@ -95,7 +95,7 @@ class CreateGame(BaseModel):
     mode: Literal["computer", "hotseat", "online"]
     side: Literal["rebel", "imperial", "random"] = "rebel"
     opponent: Literal["ismcts", "heuristic", "random"] = "ismcts"
-    level: Literal["easy", "normal", "hard"] = "normal"
+    level: Literal["easy", "normal", "hard", "expert"] = "normal"  # LEVEL_NAMES
     seed: StrictInt | None = Field(
         default=None,
         ge=-(2**62),

@@ -32,6 +32,7 @@ from rich.text import Text
 
 from rebelspace.agents import Agent
 from rebelspace.agents.advice import ANALYSIS_AGENT, HINT_AGENT
+from rebelspace.agents.registry import LEVEL_NAMES
 from rebelspace.engine import (
     PLAYER_NAMES,
     CardDB,
@@ -61,7 +62,7 @@ from .commands import (
 
 Reader = Callable[[str], str]
 OPPONENTS = ("random", "heuristic", "ismcts")
-LEVELS = ("easy", "normal", "hard")
+LEVELS = LEVEL_NAMES
 
 
 class Stop(StrEnum):

@@ -5,12 +5,13 @@ import { rememberSeat, request, storedGames } from "./api.js";
 import { h } from "./dom.js";
 import { loadRecentGames, pageLink, pageLinks } from "./games.js";
 
-// The server's computer players (README "Computer opponents"): ISMCTS at three levels, the
+// The server's computer players (README "Computer opponents"): ISMCTS at four levels, the
 // rule-of-thumb heuristic, and random moves.
 const OPPONENTS = [
-  { value: "ismcts:normal", label: "Normal: thinks ahead (about ½ s a move)" },
+  { value: "ismcts:normal", label: "Normal: thinks ahead (under ½ s a move)" },
   { value: "ismcts:easy", label: "Easy: thinks ahead a little" },
-  { value: "ismcts:hard", label: "Hard: thinks longer (about 2 s a move)" },
+  { value: "ismcts:hard", label: "Hard: thinks further ahead (under 1 s a move)" },
+  { value: "ismcts:expert", label: "Expert: thinks ahead with a learnt judgement (under 1 s a move)" },
   { value: "heuristic", label: "Quick: plays by rules of thumb" },
   { value: "random", label: "Beginner: plays at random" },
 ];

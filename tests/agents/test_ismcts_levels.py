@@ -1,0 +1,172 @@
+"""ISMCTS levels defined by work (issue 17) and the evaluation that values units.
+
+Levels are iteration budgets: the same seed gives the same search whatever the machine's
+load; the time cap is a safety net that the agent counts when it triggers. The evaluation
+values a unit by its damage and its ratings (R19: ratings win battles), so losing one for
+nothing costs what it was worth.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rebelspace.agents.evaluate import evaluate, race_score, score
+from rebelspace.agents.heuristic import heuristic_action
+from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent
+from rebelspace.engine import GameState, load_scenario, new_game
+
+REBEL, IMPERIAL = 0, 1
+
+
+def choice_point(seed: int, turn: int = 6) -> GameState:
+    """Heuristic self-play up to a position from ``turn`` on with at least three actions."""
+    game = new_game(seed)
+    while not (game.turn >= turn and len(game.legal_actions()) >= 3):
+        assert not game.is_over
+        game.apply(heuristic_action(game, game.legal_actions()))
+    return game
+
+
+# ----------------------------------------------------------------------------- levels
+
+
+def test_every_level_is_an_iteration_budget_with_a_far_safety_cap() -> None:
+    for name, budget in LEVELS.items():
+        assert budget.iterations > 0, name
+        # The cap is a safety net: seconds, where a search at any level takes a fraction of
+        # one on an idle core (benchmarks/levels.py prints the figures).
+        assert budget.seconds is not None and budget.seconds >= 1.0, name
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_the_same_seed_gives_the_same_action_and_iteration_count(level: str) -> None:
+    game = choice_point(7)
+    view, legal = game.view(game.to_move), game.legal_actions()
+    runs = []
+    for _ in range(2):
+        agent = ISMCTSAgent(game.ctx, 11, level)
+        runs.append((agent.act(view, legal), agent.last_iterations, agent.capped))
+    assert runs[0] == runs[1]
+    assert runs[0][1] == LEVELS[level].iterations and runs[0][2] == 0
+
+
+def test_a_search_that_finishes_its_iterations_is_not_counted_as_capped() -> None:
+    game = choice_point(3)
+    agent = ISMCTSAgent(game.ctx, 1, Budget(iterations=30, seconds=60.0, rollout_turns=1))
+    for _ in range(2):
+        agent.act(game.view(game.to_move), game.legal_actions())
+    assert (agent.searches, agent.capped, agent.last_iterations) == (2, 0, 30)
+
+
+def test_a_time_cap_that_stops_a_search_is_counted() -> None:
+    game = choice_point(5)
+    agent = ISMCTSAgent(game.ctx, 1, Budget(iterations=10**9, seconds=0.05, rollout_turns=1))
+    agent.act(game.view(game.to_move), game.legal_actions())
+    # Only the cap can stop a search of 10**9 iterations.
+    assert (agent.searches, agent.capped) == (1, 1)
+    assert 0 < agent.last_iterations < 10**9
+
+
+def test_the_cap_reads_the_searching_threads_cpu_clock_not_the_wall_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A busy machine slows the wall clock of a search, not its CPU time: hours of wall
+    clock cut nothing; CPU seconds beyond the cap stop it."""
+    game = choice_point(4)
+    view, legal = game.view(game.to_move), game.legal_actions()
+    budget = Budget(iterations=40, seconds=5.0, rollout_turns=1)
+    wall = iter(range(0, 10**9, 3600))  # an hour of wall clock at each reading
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.perf_counter", lambda: float(next(wall)))
+    calm = ISMCTSAgent(game.ctx, 1, budget)
+    calm.act(view, legal)
+    assert (calm.capped, calm.last_iterations) == (0, 40)
+    cpu = iter(range(0, 10**9, 3))
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.thread_time", lambda: float(next(cpu)))
+    busy = ISMCTSAgent(game.ctx, 1, budget)
+    busy.act(view, legal)
+    assert busy.capped == 1 and busy.last_iterations < 40
+
+
+def test_a_forced_decision_is_not_a_search() -> None:
+    game = choice_point(3)
+    agent = ISMCTSAgent(game.ctx, 1, "normal")
+    only = game.legal_actions()[0]
+    assert agent.act(game.view(game.to_move), [only]) == only
+    assert (agent.searches, agent.capped) == (0, 0)
+
+
+def test_an_unknown_evaluation_is_refused() -> None:
+    with pytest.raises(ValueError, match="units"):
+        ISMCTSAgent(new_game(1).ctx, 1, Budget(iterations=5, evaluation="oracle"))
+    assert set(EVALUATIONS) >= {"units", "race"}
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+def table(rebel_units: list[str], imperial_units: list[str], rebel_hand: int = 2) -> GameState:
+    """The Imperial to move at its draw, turn 8; decks 20 each; hands of plain cards."""
+    return load_scenario(
+        {
+            "seed": 1,
+            "turn": 8,
+            "player": "imperial",
+            "phase": "draw",
+            "rebel": {
+                "hand": ["Rebel Soldier"] * rebel_hand,
+                "active": rebel_units,
+                "deck_size": 20,
+            },
+            "imperial": {"hand": ["Troopers"] * 2, "active": imperial_units, "deck_size": 20},
+        }
+    )
+
+
+# The blunder of issue 17 (seed 413530995086649698, plies 127-129): two lone Air Speeders
+# attack an active Mysterious Emperor and Battle Walkers and die for no damage.
+BLUNDER_REBEL = ["Air Speeders", "Air Speeders", "Rebel Soldier", "Stunt Fighters", "Princess"]
+BLUNDER_IMPERIAL = ["Mysterious Emperor", "Battle Walkers", "Interceptors", "Troopers"]
+
+
+@pytest.mark.parametrize("lost", sorted(set(BLUNDER_REBEL)))
+def test_losing_a_unit_for_nothing_scores_lower_than_keeping_it(lost: str) -> None:
+    kept = table(BLUNDER_REBEL, BLUNDER_IMPERIAL)
+    rest = list(BLUNDER_REBEL)
+    rest.remove(lost)
+    gone = table(rest, BLUNDER_IMPERIAL)
+    for player, sign in ((REBEL, 1), (IMPERIAL, -1)):
+        assert sign * (score(kept, player) - score(gone, player)) > 0.05, (lost, player)
+        assert sign * (evaluate(kept, player) - evaluate(gone, player)) > 0
+
+
+def test_losing_both_air_speeders_costs_more_than_the_damage_race_said() -> None:
+    kept = table(BLUNDER_REBEL, BLUNDER_IMPERIAL)
+    gone = table([u for u in BLUNDER_REBEL if u != "Air Speeders"], BLUNDER_IMPERIAL)
+    loss = score(kept, REBEL) - score(gone, REBEL)
+    race_loss = race_score(kept, REBEL) - race_score(gone, REBEL)
+    assert loss > race_loss > 0
+
+
+def test_a_unit_is_worth_its_ratings_not_only_its_damage() -> None:
+    """Battle Walkers (ground 5) and Troopers (ground 1) both deal 1 damage: the race valued
+    them the same; a blocker that wins battles is worth more."""
+    rebels = ["Grav Cycles", "Grav Cycles", "Air Speeders"]
+    walkers = table(rebels, ["Battle Walkers"])
+    troopers = table(rebels, ["Troopers"])
+    assert race_score(walkers, IMPERIAL) == pytest.approx(race_score(troopers, IMPERIAL))
+    assert score(walkers, IMPERIAL) > score(troopers, IMPERIAL)
+
+
+def test_defense_shields_are_worth_something_against_ships() -> None:
+    """R20: attacking Ships deal no damage while Defense Shields are up."""
+    imperial = ["Space Cruiser", "Space Cruiser"]
+    bare = table(["Rebel Soldier"], imperial)
+    shielded = table(["Rebel Soldier", "Defense Shields"], imperial)
+    assert race_score(shielded, REBEL) == pytest.approx(race_score(bare, REBEL))
+    assert score(shielded, REBEL) > score(bare, REBEL)
+
+
+def test_the_unit_score_is_antisymmetric() -> None:
+    for units in ([], ["Air Speeders"], BLUNDER_REBEL):
+        game = table(units, BLUNDER_IMPERIAL, rebel_hand=4)
+        assert score(game, REBEL) == pytest.approx(-score(game, IMPERIAL))
