@@ -173,7 +173,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"seeds", "cliargs", "tui"}),  # small helpers over the engine
     frozenset({"agents"}),
     frozenset({"play"}),  # many games: match runner, schedules, pool, statistics
-    frozenset({"env", "lab", "server", "terminal"}),  # the tools built on them
+    frozenset({"env", "lab", "server", "terminal", "training"}),  # the tools built on them
     frozenset({"cli"}),
 )
 

@@ -528,7 +528,7 @@ def _add_analyse(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _add_train(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from rebelspace.train import add_train_parser
+    from rebelspace.training.command import add_train_parser
 
     add_train_parser(subparsers)
 

@@ -25,9 +25,9 @@ from rebelspace.agents.value import (
     learnt_value,
     shipped,
 )
-from rebelspace.agents.value.train import Chunk, play_chunk, read_rows
 from rebelspace.engine import GameState, load_scenario, new_game
-from rebelspace.train import add_train_parser
+from rebelspace.training.command import add_train_parser
+from rebelspace.training.selfplay import Chunk, play_chunk, read_rows
 from tests.agents.agent_helpers import public, twin
 
 REBEL, IMPERIAL = 0, 1

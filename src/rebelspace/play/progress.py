@@ -20,7 +20,9 @@ class _NoBar:
         pass
 
 
-def progress_bar(total: int, progress: bool | None, initial: int = 0) -> Progress:
+def progress_bar(
+    total: int, progress: bool | None, initial: int = 0, unit: str = "game"
+) -> Progress:
     """tqdm on a terminal (games done, rate, time left); nothing when ``progress`` is False,
     or when it is None and stderr is not a terminal, or when tqdm is not installed (it comes
     with the lab extra: the arena itself needs only the core)."""
@@ -33,5 +35,5 @@ def progress_bar(total: int, progress: bool | None, initial: int = 0) -> Progres
     except ModuleNotFoundError:
         return _NoBar()
 
-    bar: Progress = tqdm(total=total, initial=initial, unit="game", file=sys.stderr)
+    bar: Progress = tqdm(total=total, initial=initial, unit=unit, file=sys.stderr)
     return bar

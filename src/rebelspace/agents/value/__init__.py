@@ -1,5 +1,5 @@
 """A learnt evaluation (issue 17): features of a position, a logistic regression on them
-trained on self-play outcomes (``rebelspace train``, ``agents/value/train.py``), and the
+trained on self-play outcomes (``rebelspace train``, the ``training`` package), and the
 shipped weights (``weights.json``, see docs/model-card.md). Inference is the standard library
 only; training uses NumPy (the ``rl`` extra)."""
 

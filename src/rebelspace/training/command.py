@@ -5,9 +5,9 @@
 
 Every step writes to ``--dir`` and skips what is already there: the self-play chunks
 (``data/``), the fit's checkpoint (``fit.json``), so a stopped run goes on where it stopped,
-and the same seed gives the same weights. Self-play runs on a ``multiprocessing`` spawn pool
-of ``--workers`` processes (every local core by default, as the balance lab's runner does;
-there is no ``--ray`` here). The last chunks of each policy (``--holdout``) are kept out of
+and the same seed gives the same weights. Self-play runs on ``play``'s local pool of
+``--workers`` processes (every local core by default, as the balance lab's runs do; there is
+no ``--ray`` here). The last chunks of each policy (``--holdout``) are kept out of
 the fit and scored: the held-out log loss of the model against the hand-made evaluation.
 Fitting needs NumPy (the ``rl`` extra); the model it writes needs nothing but the standard
 library. Copy ``weights.json`` to ``src/rebelspace/agents/value/`` to ship it.
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 from rebelspace.cliargs import EXIT_OK, fail, positive_int
+from rebelspace.play.pool import local_cores
 
 DEFAULT_POLICIES = "heuristic,heuristic~0.1"
 
@@ -55,8 +55,10 @@ def add_train_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from rebelspace.agents.value.train import fit, generate, log_loss
     from rebelspace.extras import MissingExtraError, require
+
+    from .fit import fit, log_loss
+    from .selfplay import generate
 
     try:  # before hours of self-play, not after
         require("rl", "rebelspace train", ("numpy",))
@@ -69,8 +71,8 @@ def run_train(args: argparse.Namespace) -> int:
     if not 0.0 <= args.holdout < 1.0:
         return fail("train", f"--holdout must be in [0, 1), got {args.holdout}")
     folder: Path = args.dir
-    workers = args.workers or os.cpu_count() or 1
-    progress = not args.no_progress
+    workers = args.workers or local_cores()
+    progress = False if args.no_progress else None
     started = time.monotonic()
     chunks = generate(
         folder / "data",
