@@ -4,7 +4,10 @@ true state that a player cannot tell from the first (for the R5 hiding tests).""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TypeVar
@@ -90,3 +93,21 @@ def check_each(positions: Iterable[GameState], check: Callable[[GameState], None
 def history_texts(game: GameState) -> list[str]:
     assert game.history is not None
     return [game.action_text(a) for a in game.history]
+
+
+def run_into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """``rebelspace ARGS | head`` with the reader gone before the command writes: its stdout is
+    a pipe whose read end is already closed, so its first write fails, every run."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "rebelspace.cli", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)

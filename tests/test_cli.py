@@ -27,6 +27,7 @@ from rebelspace.play.simulate import agent_seeds, simulate
 from rebelspace.seeds import derive_seed
 from rebelspace.terminal import PROMPT, Opponent, Stop, make_console, play_game, resolve_choice
 from rebelspace.tui import battle_lines
+from tests.common import run_into_a_closed_pipe
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKED_EXAMPLE = ROOT / "scenarios" / "worked-example.json"
@@ -531,23 +532,6 @@ def test_help_of_every_subparser_exits_0_and_prints_its_description(
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
-    # ``rebelspace simulate --json | head -1``: the reader closes the pipe. The read end is
-    # closed before the command starts, so its first write fails, every run.
-    import os
-    import subprocess
-    import sys
-
-    read_end, write_end = os.pipe()
-    os.close(read_end)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "rebelspace.cli", "simulate", "--games", "1", "--json"],
-            stdout=write_end,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(write_end)
+    # ``rebelspace simulate --json | head -1``: nothing more to say, no traceback (cli.main).
+    done = run_into_a_closed_pipe("simulate", "--games", "1", "--json")
     assert done.returncode == 0 and done.stderr == ""

@@ -4,8 +4,6 @@ what was saved and how to resume), and when its reader closes the pipe; --help e
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -17,6 +15,7 @@ from rebelspace.lab import runner
 from rebelspace.lab.cli import COMMANDS
 from rebelspace.lab.ray_runner import connect
 from rebelspace.lab.store import Store
+from tests.common import run_into_a_closed_pipe
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -104,19 +103,7 @@ def test_ctrl_c_during_ablate_is_one_line(
 def test_json_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     db = str(tmp_path / "lab.sqlite")
     assert cli.main(["balance", "--games", "2", "--db", db, "--workers", "1", "--json"]) == 0
-    read, write = os.pipe()
-    os.close(read)  # the reader (``| head``) is gone before the command writes
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "rebelspace.cli", "runs", "--json", "--db", db],
-            stdout=write,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-    finally:
-        os.close(write)
+    done = run_into_a_closed_pipe("runs", "--json", "--db", db)  # the reader (``| head``) left
     assert done.returncode == 0 and done.stderr == ""
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from rebelspace.engine import GameState, new_game
 from tests.server.server_process import ServerProcess
+from tests.web import web_pages
 from tests.web.web_clicker import Clicker
 from tests.web.web_harness import settings_script
 from tests.web.web_pages import api
@@ -26,17 +27,9 @@ from tests.web.web_pages import api
 def open_page(browser: Any, url: str, errors: list[str], **settings: Any) -> Any:
     """A page in a new browser context; `settings` (web_harness.settings_script) are stored
     first: by default the player confirms only choices, as the clicker plays them."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_init_script(settings_script(**settings))
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-    page.on(
-        "console",
-        lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None,
+    return web_pages.open_page(
+        browser, url, errors, viewport=(1400, 1000), init_script=settings_script(**settings)
     )
-    page.goto(url)
-    return page
 
 
 def turn_of(page: Any) -> int:

@@ -14,16 +14,26 @@ from tests.server.server_process import ServerProcess
 
 
 def open_page(
-    browser: Any, url: str, errors: list[str], storage: dict[str, Any] | None = None
+    browser: Any,
+    url: str,
+    errors: list[str],
+    storage: dict[str, Any] | None = None,
+    *,
+    viewport: tuple[int, int] = (1280, 800),
+    init_script: str | None = None,
 ) -> Any:
-    """A page in a browser context of its own (a device); `storage`: the seats to put in its
-    localStorage first (as the lobby would have kept them)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    """A page in a browser context of its own (a device), its errors and console errors
+    collected in ``errors``; `storage`: the seats to put in its localStorage first (as the
+    lobby would have kept them); `init_script`: more to run before the page's own scripts."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
     if storage is not None:
         context.add_init_script(
             f"if (!localStorage.getItem('rebelspace.games')) "
             f"localStorage.setItem('rebelspace.games', {json.dumps(json.dumps(storage))});"
         )
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
