@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -111,3 +112,10 @@ def run_into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
         )
     finally:
         os.close(write_end)
+
+
+def with_ctrl_c() -> None:
+    """``preexec_fn`` of a child that a test stops with Ctrl-C (SIGINT): a shell starts a
+    background job (``make test &``) with SIGINT ignored, and children inherit that, so the
+    child would never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -21,6 +21,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
 from rebelspace.engine import new_game, to_record  # noqa: E402
+from tests.common import with_ctrl_c  # noqa: E402
 
 
 def record_of(seed: int, actions: int | None = None) -> dict[str, Any]:
@@ -41,7 +42,14 @@ def open_replay(tmp_path: Path, record: dict[str, Any]) -> tuple[subprocess.Pope
     browser.chmod(browser.stat().st_mode | stat.S_IXUSR)
     env = {**os.environ, "BROWSER": str(browser)}
     cmd = [sys.executable, "-m", "rebelspace.cli", "replay", str(path), "--open"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=with_ctrl_c,
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     assert line.startswith("Replay at http://127.0.0.1:"), (line, proc.stderr)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from rebelspace.engine import load_record, replay
+from tests.common import with_ctrl_c
 
 pexpect = pytest.importorskip("pexpect")
 # A pexpect.spawn: pexpect ships no type information.
@@ -35,6 +36,7 @@ def spawn(tmp_path: Path, *args: str) -> Child:
         dimensions=(40, COLUMNS),
         encoding="utf-8",
         timeout=TIMEOUT,
+        preexec_fn=with_ctrl_c,
     )
 
 
