@@ -4,7 +4,9 @@ a second true state that a player cannot tell from the first."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
+from collections.abc import Callable, Iterable
 
 from rebelspace.engine import GameState, PlayerView
 from tests.common import twin
@@ -41,3 +43,28 @@ def check_conservation(state: GameState) -> None:
         twice = [state.name(c) for c, k in counts.items() if k > 1]
         missing = [state.name(c) for c in range(t.n) if c not in counts]
         raise AssertionError(f"cards in two places: {twice}; in no place: {missing}")
+
+
+def check_blind_to_hidden_cards(
+    positions: Iterable[GameState],
+    choose: Callable[[GameState, int, int], object],
+    rng: random.Random,
+    at_least: int,
+) -> None:
+    """R5 for anything that decides (an agent, the hint): ``choose(game, player, seed)``, which
+    may read only ``game.view(player)``, gives the same answer in a position that differs only
+    in the opponent's hidden cards and both decks' order, for at least ``at_least`` of the
+    ``positions`` (a position whose hidden cards cannot differ is skipped)."""
+    checked = 0
+    for seed, game in enumerate(positions):
+        p = game.to_move
+        other = twin(game, p, rng)
+        if other is None:
+            continue
+        assert other.key() != game.key()
+        assert public(other.view(p)) == public(game.view(p))
+        assert other.legal_actions() == game.legal_actions()
+        mine, theirs = choose(game, p, seed), choose(other, p, seed)
+        assert mine == theirs, (seed, mine, theirs)
+        checked += 1
+    assert checked >= at_least, checked
