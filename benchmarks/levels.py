@@ -33,8 +33,8 @@ from rebelspace.agents.ismcts import LEVELS, Budget, ISMCTSAgent
 from rebelspace.agents.registry import make_agent
 from rebelspace.engine import GameContext, GameState, new_game
 from rebelspace.lab.stats import unit_rate
+from rebelspace.play import play_out
 from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
-from rebelspace.sim import play_out
 
 
 def build(spec: str, ctx: GameContext, seed: int) -> Agent:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rebelspace import cli
 from rebelspace.play.arena import GameResult, Task
-from rebelspace.play.ratings import ANCHOR, agent_of, ladder, markdown, rate
+from rebelspace.play.ratings import ANCHOR, LEVELS, agent_of, ladder, markdown, published, rate
 
 
 def _series(a: str, b: str, a_wins: list[bool]) -> list[GameResult]:
@@ -56,6 +58,7 @@ def test_the_same_seed_gives_the_same_ladder_on_one_or_two_workers() -> None:
     (pair,) = one["pairs"]
     by_level = {r["level"]: r for r in one["ratings"]}
     assert (pair["a"], pair["b"], pair["games"]) == ("random", "heuristic", 4)
+    assert pair["first_game"]["a_is_rebel"] and pair["first_game"]["turns"] > 0
     assert pair["a_wins"] == by_level["random"]["wins"]
     assert 4 - pair["a_wins"] == by_level["heuristic"]["wins"]
 
@@ -64,3 +67,22 @@ def test_ladder_refuses_a_bad_level_before_any_game(capsys: pytest.CaptureFixtur
     assert cli.main(["ladder", "--levels", "random,grandmaster"]) == 2
     assert "unknown agent 'grandmaster'" in capsys.readouterr().err
     assert cli.main(["ladder", "--levels", "random,random"]) == 2
+
+
+def _published() -> dict[str, Any]:
+    data = published()
+    assert data is not None, "the package ships the ladder's table (rebelspace ladder --publish)"
+    return data
+
+
+def test_the_published_check_ladder_is_what_the_shipped_code_plays() -> None:
+    check = _published()["check"]
+    again = ladder(check["levels"], check["games"], check["seed"], workers=1, progress=False)
+    assert again == check["table"]
+
+
+def test_the_published_table_rates_every_level_a_player_can_choose() -> None:
+    table = _published()["table"]
+    assert {r["level"] for r in table["ratings"]} == set(LEVELS)
+    assert {r["agent"] for r in table["ratings"]} == set(LEVELS.values())
+    assert all(p["games"] == table["games_per_pair"] for p in table["pairs"])

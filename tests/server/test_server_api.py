@@ -383,3 +383,16 @@ def test_serve_refuses_a_bad_rule_or_card_file(
     assert "tie" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--cards", str(tmp_path / "missing.toml")]) == 2
     assert "missing.toml" in capsys.readouterr().err
+
+
+def test_the_levels_call_gives_the_published_ratings_strongest_first(client: TestClient) -> None:
+    from rebelspace.play.ratings import published
+
+    answer = client.get("/api/levels").json()
+    table = published()
+    assert table is not None, "the package ships the ladder's table (rebelspace ladder --publish)"
+    ratings = table["table"]["ratings"]
+    assert [x["agent"] for x in answer["levels"]] == [r["agent"] for r in ratings]
+    elos = [x["elo"] for x in answer["levels"]]
+    assert elos == sorted(elos, reverse=True)
+    assert answer["games_per_pair"] == table["table"]["games_per_pair"] > 0

@@ -167,7 +167,7 @@ def ladder(
     pairs = []
     for a, b in combinations(levels, 2):
         mine = [r for r in results if (r.task.a, r.task.b) == (agent_of(a), agent_of(b))]
-        first = mine[0]  # kept whole, so that a test can play it again with the shipped code
+        first = mine[0]  # kept whole: enough to play it again (``arena.play_task``)
         pairs.append(
             {
                 "a": a,
