@@ -59,7 +59,7 @@ serve: $(STAMP_SERVER)
 # Every test, lint included. Installs every extra, and Debian's chromium for the browser tests
 # (apt-get, so root on Debian; see chromium below).
 test: $(STAMP_ALL) chromium axe-core
-	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
@@ -74,7 +74,7 @@ axe-core:
 	test -f tests/web/js/node_modules/axe-core/axe.min.js || (cd tests/web/js && npm ci --no-audit --no-fund)
 
 test-quick: $(STAMP_ALL) chromium axe-core
-	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"
 
@@ -83,7 +83,7 @@ bench: $(STAMP_ALL)
 	$(BIN)/rebelspace bench --json
 
 lint: $(STAMP_ALL)
-	$(BIN)/ruff check src tests examples
+	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 
 # Rewrite constraints.txt from the full environment's exact versions (after changing a range in
