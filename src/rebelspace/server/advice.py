@@ -81,12 +81,7 @@ class Advisor:
         state = session.state
         if session.over:
             raise ServerError(409, "conflict", "the game is over")
-        if seat != state.to_move:
-            raise ServerError(
-                409,
-                "not_your_turn",
-                f"it is {SEATS[state.to_move]}'s decision, not {SEATS[seat]}'s",
-            )
+        session.check_turn(seat)
         self.check_rate("hint", address)
         version = session.version
         row = session.row

@@ -261,10 +261,17 @@ class Session:
         if version != self.version:
             raise stale(self.version)
 
+    def check_turn(self, seat: int) -> None:
+        """Refuse (409 ``not_your_turn``) a seat whose decision it is not."""
+        to_move = self.state.to_move
+        if seat != to_move:
+            raise ServerError(
+                409, "not_your_turn", f"it is {SEATS[to_move]}'s decision, not {SEATS[seat]}'s"
+            )
+
     def act(self, seat: int, action: object, version: object, store: Store) -> int:
         """Apply a seat's action, chosen at ``version``, and store it before returning;
         refusals change nothing. A repeated or stale action is refused, so each applies once."""
-        state = self.state
         if seat == self.computer_seat:
             raise ServerError(403, "forbidden", "the computer plays this seat")
         self.check_version(version)
@@ -272,12 +279,7 @@ class Session:
             raise ServerError(409, "conflict", "the game is over")
         if any(h is None for h in self.token_hashes) and self.computer_seat is None:
             raise ServerError(409, "conflict", "the other seat is still open: wait for a player")
-        if seat != state.to_move:
-            raise ServerError(
-                409,
-                "not_your_turn",
-                f"it is {SEATS[state.to_move]}'s decision, not {SEATS[seat]}'s",
-            )
+        self.check_turn(seat)
         action_id = self.parse(action)
         return self.commit(action_id, seat, store)
 
