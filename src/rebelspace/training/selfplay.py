@@ -56,20 +56,23 @@ def _deciders(policy: str, game: GameState) -> list[Decider]:
         epsilon = float(eps or 0.0)
 
         def choose(state: GameState, legal: Sequence[int]) -> int:
-            if len(legal) == 1:  # no noise drawn for a forced move
-                return legal[0]
             if epsilon and noise.random() < epsilon:
                 return legal[int(noise.random() * len(legal))]
             return heuristic_action(state, legal)
 
-        return [choose, choose]
-    agents = [make_agent(policy, game.ctx, derive_seed(game.seed, MATCH_AGENT + p)) for p in (0, 1)]
-    return [_asked_only_to_choose(through_view(agent, p)) for p, agent in enumerate(agents)]
+        deciders: list[Decider] = [choose, choose]
+    else:
+        deciders = [
+            through_view(make_agent(policy, game.ctx, derive_seed(game.seed, MATCH_AGENT + p)), p)
+            for p in (0, 1)
+        ]
+    return [_asked_only_to_choose(decide) for decide in deciders]
 
 
 def _asked_only_to_choose(decide: Decider) -> Decider:
-    # A forced move is made here without asking: an agent that draws a random number even
-    # then (the random agent) would otherwise play other games than the chunks on disk.
+    # A forced move is made here without asking: the noise of ``heuristic~E``, or an agent
+    # that draws a random number even then (the random agent), would otherwise play other
+    # games than the chunks on disk.
     return lambda state, legal: legal[0] if len(legal) == 1 else decide(state, legal)
 
 
