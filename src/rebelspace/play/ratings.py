@@ -12,9 +12,12 @@ seeded, so the same seed gives the same table.
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from itertools import combinations
 from typing import Any
 
@@ -239,11 +242,10 @@ def publish(table: dict[str, Any], check: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@functools.cache
 def published() -> dict[str, Any] | None:
-    """The shipped table (``PUBLISHED``), or None when the package has none."""
-    import json
-    from importlib import resources
-
+    """The shipped table (``PUBLISHED``), or None when the package has none; read once (the
+    lobby asks for it on every visit)."""
     path = resources.files("rebelspace").joinpath(PUBLISHED)
     if not path.is_file():
         return None
