@@ -20,7 +20,8 @@ import json
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from heuristic_variants import VARIANTS
@@ -65,14 +66,11 @@ def _rate(units: list[list[bool]]) -> dict[str, Any]:
     return {"blunders": r.wins, "of": r.games, **r.to_dict()}
 
 
-def measure(agent: str, opponent: str | None, games: int, seed: int) -> dict[str, Any]:
-    """Attacks for nothing per attack and battle cards that changed nothing per card, by card."""
-    attacks: list[list[bool]] = []
-    visible: list[list[bool]] = []
-    cards: list[list[bool]] = []
-    by_card: dict[str, list[list[bool]]] = defaultdict(list)
-    names = context_for().cards.types
-    started = time.process_time()
+#: A deal's games: each game's blunders and the seats whose choices count.
+Unit = list[tuple[GameBlunders, tuple[int, ...]]]
+
+
+def _played(agent: str, opponent: str | None, games: int, seed: int) -> Iterator[Unit]:
     deals = games if opponent is None else (games + 1) // 2
     for i in range(deals):
         game_seed = derive_seed(seed, DEAL + i)
@@ -81,12 +79,60 @@ def measure(agent: str, opponent: str | None, games: int, seed: int) -> dict[str
         ]
         if opponent is not None:
             pairings = [((agent, opponent), (REBEL,)), ((opponent, agent), (IMPERIAL,))]
+        yield [(blunders_of(game_seed, specs), mine) for specs, mine in pairings]
+
+
+def _recorded(folder: Path) -> Iterator[Unit]:
+    """The games of ``rebelspace distil``'s teacher (``training.teacher``), already played:
+    the same games as ``--agent TEACHER --opponent heuristic --seed SEED`` would play."""
+    from rebelspace.play.schedule import deal_seed
+    from rebelspace.training.teacher import read_games
+
+    units: dict[int, Unit] = defaultdict(list)
+    for path in sorted(folder.glob("*.jsonl")):
+        seed = int(path.stem.rsplit("-", 2)[1])
+        for record in read_games([path]):
+            start = new_game(deal_seed(seed, record["index"]))
+            found = find_blunders(start, record["actions"])
+            units[record["deal"]].append((found, (record["teacher_side"],)))
+    yield from units.values()
+
+
+def _teacher(folder: Path) -> str:
+    first = next(iter(sorted(folder.glob("*.jsonl"))), None)
+    return "teacher" if first is None else first.stem.split("-vs-")[0].replace("_", ":")
+
+
+def measure(agent: str, opponent: str | None, games: int, seed: int) -> dict[str, Any]:
+    """Attacks for nothing per attack and battle cards that changed nothing per card, by card."""
+    started = time.process_time()
+    out = tally(_played(agent, opponent, games, seed))
+    deals = out.pop("deals")
+    return {
+        "agent": agent,
+        "opponent": opponent or agent,
+        "deals": deals,
+        "games": deals * (1 if opponent is None else 2),
+        "seed": seed,
+        "cpu_seconds": round(time.process_time() - started, 1),
+        **out,
+    }
+
+
+def tally(units: Iterable[Unit]) -> dict[str, Any]:
+    attacks: list[list[bool]] = []
+    visible: list[list[bool]] = []
+    cards: list[list[bool]] = []
+    by_card: dict[str, list[list[bool]]] = defaultdict(list)
+    names = context_for().cards.types
+    deals = 0
+    for unit in units:
+        deals += 1
         unit_attacks: list[bool] = []
         unit_visible: list[bool] = []
         unit_cards: list[bool] = []
         unit_by_card: dict[str, list[bool]] = defaultdict(list)
-        for specs, mine in pairings:
-            b = blunders_of(game_seed, specs)
+        for b, mine in unit:
             unit_attacks += [a.for_nothing for a in b.attacks if a.player in mine]
             unit_visible += [a.visible for a in b.attacks if a.player in mine]
             for c in b.cards:
@@ -99,12 +145,7 @@ def measure(agent: str, opponent: str | None, games: int, seed: int) -> dict[str
         for name, flags in unit_by_card.items():
             by_card[name].append(flags)
     return {
-        "agent": agent,
-        "opponent": opponent or agent,
         "deals": deals,
-        "games": deals * (1 if opponent is None else 2),
-        "seed": seed,
-        "cpu_seconds": round(time.process_time() - started, 1),
         "attacks_for_nothing": _rate(attacks),
         "attacks_for_nothing_on_visible_numbers": _rate(visible),
         "cards_that_changed_nothing": _rate(cards),
@@ -126,8 +167,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        help="count the teacher's blunders in rebelspace distil's games (its DIR/data)",
+    )
     args = ap.parse_args(argv)
-    out = measure(args.agent, args.opponent, args.games, args.seed)
+    if args.records is not None:
+        started = time.process_time()
+        out = tally(_recorded(args.records))
+        out = {
+            "agent": _teacher(args.records),
+            "opponent": "heuristic",
+            "games": 2 * out["deals"],
+            "seed": str(args.records),
+            "cpu_seconds": round(time.process_time() - started, 1),
+            **out,
+        }
+    else:
+        out = measure(args.agent, args.opponent, args.games, args.seed)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

@@ -264,7 +264,7 @@ def test_arena_command_on_one_worker(capsys: pytest.CaptureFixture[str]) -> None
     [
         (
             "random,alphazero",
-            "unknown agent 'alphazero'; known: heuristic, ismcts, openspiel-ismcts, policy, random",
+            "unknown agent 'alphazero'; known: distilled, heuristic, ismcts, openspiel-ismcts, policy, random",
         ),
         ("random,ismcts:insane", "ismcts level must be one of easy, normal, hard"),
         ("random,random", "--agents needs at least two different agents"),

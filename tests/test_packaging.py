@@ -421,6 +421,7 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
             "rebelspace/web/index.html",
             "rebelspace/extras.py",
             "rebelspace/agents/value/weights.json",  # the expert level's learnt evaluation
+            "rebelspace/agents/distilled/weights.json",  # the distilled policy
             "rebelspace/data/ladder.json",  # the levels' published ratings
         } <= names
         # The rules are a copy of docs/rules.md, not a link.

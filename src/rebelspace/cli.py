@@ -470,7 +470,8 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Play every pair of agents against each other. Each game seed is played "
         "twice per pair with the agents swapping sides and the same shuffles (duplicate "
         "format). Agents: random, heuristic, ismcts, ismcts:easy|normal|hard|expert, ismcts:N "
-        "(N iterations per decision); with the rl extra, openspiel-ismcts[:N] (OpenSpiel's "
+        "(N iterations per decision), distilled (the fast policy fitted to ismcts:normal), "
+        "distilled:PATH; with the rl extra, openspiel-ismcts[:N] (OpenSpiel's "
         "ISMCTS bot) and policy:PATH (a trained masked policy).",
     )
     p.add_argument("--agents", required=True, help="comma-separated agent names")
@@ -524,13 +525,19 @@ def _add_analyse(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     add_analyse_parser(subparsers)
 
 
-# --- train (the learnt evaluation: rebelspace.training) -----------------------------------------
+# --- train, distil (the learnt evaluation and the distilled policy: rebelspace.training) --------
 
 
 def _add_train(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from rebelspace.training.command import add_train_parser
 
     add_train_parser(subparsers)
+
+
+def _add_distil(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.training.distil_command import add_distil_parser
+
+    add_distil_parser(subparsers)
 
 
 # --- ladder -------------------------------------------------------------------------------------
@@ -657,6 +664,7 @@ SUBCOMMANDS: dict[str, Registrar] = {
     "arena": _add_arena,
     "ladder": _add_ladder,
     "train": _add_train,
+    "distil": _add_distil,
     "decks": _add_decks,
     "rules": _add_rules,
     "play": _add_play,

@@ -277,6 +277,7 @@ def test_every_registered_name_is_buildable() -> None:
         "RandomAgent",
         "HeuristicAgent",
         "ISMCTSAgent",
+        "DistilledAgent",
     }
 
 

@@ -14,6 +14,7 @@ from rebelspace.agents.evaluate import evaluate, race_score, score
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent
 from rebelspace.engine import GameState, load_scenario, new_game
+from rebelspace.play import bulk_agent
 
 REBEL, IMPERIAL = 0, 1
 
@@ -85,6 +86,24 @@ def test_the_cap_reads_the_searching_threads_cpu_clock_not_the_wall_clock(
     busy = ISMCTSAgent(game.ctx, 1, budget)
     busy.act(view, legal)
     assert busy.capped == 1 and busy.last_iterations < 40
+
+
+def test_bulk_play_searches_every_iteration_whatever_the_cpu_clock_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The arena, ladder, lab and training build their agents with ``bulk_agent``: no time
+    cap, so that a game depends on its seed alone, however loaded the machine."""
+    game = choice_point(4)
+    view, legal = game.view(game.to_move), game.legal_actions()
+    cpu = iter(range(0, 10**9, 3600))  # an hour of CPU at each reading
+    monkeypatch.setattr("rebelspace.agents.ismcts.time.thread_time", lambda: float(next(cpu)))
+    capped = ISMCTSAgent(game.ctx, 1, "normal")
+    capped.act(view, legal)
+    bulk = bulk_agent("ismcts:normal", game.ctx, 1)
+    assert isinstance(bulk, ISMCTSAgent)
+    bulk.act(view, legal)
+    assert capped.capped == 1 and capped.last_iterations < LEVELS["normal"].iterations
+    assert (bulk.capped, bulk.last_iterations) == (0, LEVELS["normal"].iterations)
 
 
 def test_a_forced_decision_is_not_a_search() -> None:

@@ -14,7 +14,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rebelspace.engine import GameContext, GameState, PlayerView
 from rebelspace.engine.sampling import redeal, sample_state
@@ -139,6 +139,12 @@ class ISMCTSAgent(ThinkingAgent):
 
     def __repr__(self) -> str:
         return f"ISMCTSAgent(seed={self.seed!r}, budget={self.budget!r})"
+
+    def drop_time_cap(self) -> None:
+        """Search every iteration of the budget, however long it takes: for bulk play
+        (arena, ladder, lab, training), where a result must depend on the seed alone. Under
+        heavy load even CPU time stretches (contention), and the cap once cut a ladder game."""
+        self.budget = replace(self.budget, seconds=None)
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         root_state = sample_state(view, self.ctx, self.rng.getrandbits(62))

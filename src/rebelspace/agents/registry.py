@@ -2,7 +2,9 @@
 
 ``random``, ``heuristic``, ``ismcts`` (level ``normal``), ``ismcts:easy``, ``ismcts:hard``,
 ``ismcts:expert`` (the learnt evaluation, ``agents.value``),
-``ismcts:500`` (500 iterations per decision, no time cap). With the ``rl`` extra:
+``ismcts:500`` (500 iterations per decision, no time cap), ``distilled`` (the fast policy
+distilled from ``ismcts:normal``, ``agents.distilled``; ``distilled:PATH`` another fit of
+it). With the ``rl`` extra:
 ``openspiel-ismcts[:N]`` (OpenSpiel's ISMCTS bot, N simulations, default 100) and
 ``policy:PATH`` (a masked policy saved by ``examples/train_maskable_ppo.py``): plug-ins
 named by entry points (``Plugin``), which live in ``rebelspace.env``.
@@ -21,7 +23,7 @@ from rebelspace.extras import require
 from . import Agent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "heuristic", "ismcts")
+AGENT_NAMES = ("random", "heuristic", "ismcts", "distilled")
 LEVEL_NAMES = ("easy", "normal", "hard", "expert")
 
 
@@ -58,6 +60,17 @@ def _heuristic(arg: str, ctx: GameContext, seed: int) -> Agent:
     from .heuristic import HeuristicAgent
 
     return HeuristicAgent(seed, ctx)
+
+
+def _distilled(arg: str, ctx: GameContext, seed: int) -> Agent:
+    from .distilled import DistilledAgent
+
+    if not arg:
+        return DistilledAgent(ctx, seed)
+    try:
+        return DistilledAgent(ctx, seed, arg)
+    except (OSError, ValueError, KeyError) as exc:
+        raise AgentSpecError(f"cannot read the distilled policy {arg!r}: {exc}") from exc
 
 
 def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
@@ -122,4 +135,5 @@ _FACTORIES: dict[str, Factory] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "distilled": _distilled,
 }

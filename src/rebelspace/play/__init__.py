@@ -8,6 +8,14 @@ duplicate series gets, ``pool`` spreads games over the local cores, ``stats`` ho
 intervals and ratings, ``progress`` the progress bar.
 """
 
-from .match import Decider, Match, decider_for, play_match, play_out, run_game
+from .match import Decider, Match, bulk_agent, decider_for, play_match, play_out, run_game
 
-__all__ = ["Decider", "Match", "decider_for", "play_match", "play_out", "run_game"]
+__all__ = [
+    "Decider",
+    "Match",
+    "bulk_agent",
+    "decider_for",
+    "play_match",
+    "play_out",
+    "run_game",
+]

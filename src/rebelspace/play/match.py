@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rebelspace.agents import Agent, RandomAgent
 from rebelspace.agents.heuristic import HeuristicAgent, heuristic_action
+from rebelspace.agents.ismcts import ISMCTSAgent
 from rebelspace.agents.registry import make_agent
 from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import IMPERIAL, REBEL, GameContext, GameState, new_game
@@ -44,6 +45,15 @@ def decider_for(agent: Agent, player: int) -> Decider:
     if type(agent) is HeuristicAgent:
         return heuristic_action
     return through_view(agent, player)
+
+
+def bulk_agent(name: str, ctx: GameContext, seed: int) -> Agent:
+    """The registry's agent ``name`` for bulk play: a searching agent without its time cap,
+    so that the same seed gives the same game however busy the machine is (issue 17)."""
+    agent = make_agent(name, ctx, seed)
+    if isinstance(agent, ISMCTSAgent):
+        agent.drop_time_cap()
+    return agent
 
 
 def run_game(
@@ -106,10 +116,11 @@ def play_match(
 ) -> Match:
     """A game between the agents named ``rebel`` and ``imperial`` (registry names), dealt by
     ``deal_seed``. Each agent is seeded from the deal and its side (``seeds.MATCH_AGENT``), so
-    the same deal and names give the same game on any machine and in any worker."""
+    the same deal and names give the same game on any machine and in any worker, however
+    loaded (``bulk_agent``)."""
     game = new_game(deal_seed, options=ctx.options, cards=ctx.cards, log=False, tally=tally)
     deciders = [
-        decider_for(make_agent(name, ctx, derive_seed(deal_seed, MATCH_AGENT + side)), side)
+        decider_for(bulk_agent(name, ctx, derive_seed(deal_seed, MATCH_AGENT + side)), side)
         for side, name in ((REBEL, rebel), (IMPERIAL, imperial))
     ]
     first_player = game.to_move

@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rebelspace.agents.heuristic import heuristic_action
-from rebelspace.agents.registry import make_agent
 from rebelspace.agents.value import NAMES, SIZE, features
 from rebelspace.engine import GameState, Step, new_game
-from rebelspace.play import Decider, run_game
+from rebelspace.play import Decider, bulk_agent, run_game
 from rebelspace.play.match import through_view
-from rebelspace.play.pool import parallel_map
-from rebelspace.play.progress import progress_bar
 from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+
+from .chunks import run_chunks, write_whole
 
 ROW = SIZE + 1  # features, then the label
 
@@ -63,7 +62,7 @@ def _deciders(policy: str, game: GameState) -> list[Decider]:
         deciders: list[Decider] = [choose, choose]
     else:
         deciders = [
-            through_view(make_agent(policy, game.ctx, derive_seed(game.seed, MATCH_AGENT + p)), p)
+            through_view(bulk_agent(policy, game.ctx, derive_seed(game.seed, MATCH_AGENT + p)), p)
             for p in (0, 1)
         ]
     return [_asked_only_to_choose(decide) for decide in deciders]
@@ -104,10 +103,7 @@ def play_chunk(chunk: Chunk) -> bytes:
 
 def _work(job: tuple[Chunk, str]) -> str:
     chunk, folder = job
-    path = Path(folder) / chunk.name
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(play_chunk(chunk))
-    tmp.replace(path)  # a chunk file exists only once complete: resuming trusts it
+    write_whole(Path(folder) / chunk.name, play_chunk(chunk))
     return chunk.name
 
 
@@ -123,21 +119,12 @@ def generate(
 ) -> list[Path]:
     """Play ``games`` games per policy in chunks (skipping chunks already on disk); the
     chunk files, in a fixed order."""
-    folder.mkdir(parents=True, exist_ok=True)
     chunks = [
         Chunk(seed, policy, first, min(chunk_games, games - first))
         for policy in policies
         for first in range(0, games, chunk_games)
     ]
-    todo = [c for c in chunks if not (folder / c.name).exists()]
-    bar = progress_bar(len(chunks), progress, initial=len(chunks) - len(todo), unit="chunk")
-    try:
-        jobs = [(c, str(folder)) for c in todo]
-        for _ in parallel_map(_work, jobs, workers=workers, ordered=False):
-            bar.update(1)
-    finally:
-        bar.close()
-    return [folder / c.name for c in chunks]
+    return run_chunks(folder, chunks, _work, workers=workers, progress=progress)
 
 
 def read_rows(paths: Sequence[Path]) -> Iterator[tuple[list[float], float]]:

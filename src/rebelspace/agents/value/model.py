@@ -12,27 +12,24 @@ features carry the nonlinearity that matters (the race in turns, deck thresholds
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
-from typing import Any
 
 from rebelspace.engine import GameState
 
+from ..weights import Weights
 from .features import NAMES, features
-
-WEIGHTS = "weights.json"
 
 
 @dataclass(frozen=True, slots=True)
-class ValueModel:
+class ValueModel(Weights):
     """``P(player wins) = sigmoid(weights . features(state, player))``; no intercept, so the
     two players' estimates add up to one (the features are antisymmetric)."""
 
-    weights: tuple[float, ...]
-    meta: dict[str, Any]
+    NAMES = NAMES
+    PACKAGE = __package__ or "rebelspace.agents.value"
+    WHAT = "the value model"
+    AGAIN = "retrain it"
 
     def logit(self, state: GameState, player: int) -> float:
         """``weights . features``: the log-odds that ``player`` wins (not for a finished
@@ -49,30 +46,6 @@ class ValueModel:
         if z < -30.0:
             return 1e-13
         return 1.0 / (1.0 + math.exp(-z))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"features": list(NAMES), "weights": list(self.weights), "meta": self.meta}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ValueModel:
-        if list(data["features"]) != list(NAMES):
-            raise ValueError(
-                "the value model's features are not this version's: retrain it "
-                f"(model: {len(data['features'])} features, code: {len(NAMES)})"
-            )
-        return cls(tuple(float(w) for w in data["weights"]), dict(data.get("meta", {})))
-
-    @classmethod
-    def load(cls, path: str | Path | None = None) -> ValueModel:
-        """The model at ``path``, or the one shipped in this package."""
-        if path is None:
-            text = resources.files(__package__).joinpath(WEIGHTS).read_text(encoding="utf-8")
-        else:
-            text = Path(path).read_text(encoding="utf-8")
-        return cls.from_dict(json.loads(text))
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
 
 
 _SHIPPED: list[ValueModel] = []
