@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rebelspace import cli
 from rebelspace.play.arena import GameResult, Task, play_task, run_tasks, summarize, tasks
-from rebelspace.play.stats import bradley_terry_elo, wilson
+from rebelspace.play.stats import bradley_terry_elo, unit_rate, wilson
 from rebelspace.seeds import derive_seed
 
 Z95 = 1.959964
@@ -215,11 +215,15 @@ def test_summarize_fields() -> None:
         ("heuristic", "ismcts:easy"),
     }
     for m in summary["matches"]:
-        assert set(m) == {"a", "b", "games", "a_wins", "a_win_rate", "ci95"}
-        assert m["games"] == 3
+        assert set(m) == {"a", "b", "games", "deals", "a_wins", "a_win_rate", "ci95"}
+        assert m["games"] == 3 and m["deals"] == 2  # games 0 and 1 are one deal, game 2 another
         assert m["a_win_rate"] == round(m["a_wins"] / m["games"], 4)
-        lo, hi = wilson(m["a_wins"], m["games"])
-        assert m["ci95"] == [round(lo, 4), round(hi, 4)]
+        per_deal: dict[int, list[bool]] = {}
+        for r in results:
+            if (r.task.a, r.task.b) == (m["a"], m["b"]):
+                per_deal.setdefault(r.task.game_seed, []).append(r.a_won)
+        rate = unit_rate(list(per_deal.values()))
+        assert m["ci95"] == [round(rate.low, 4), round(rate.high, 4)]
     assert matches[("random", "heuristic")]["a_wins"] == 0
     assert matches[("random", "ismcts:easy")]["a_wins"] == 3
     assert matches[("heuristic", "ismcts:easy")]["a_wins"] == 3
@@ -264,7 +268,8 @@ def test_arena_command_on_one_worker(capsys: pytest.CaptureFixture[str]) -> None
     [
         (
             "random,alphazero",
-            "unknown agent 'alphazero'; known: distilled, heuristic, ismcts, openspiel-ismcts, policy, random",
+            "unknown agent 'alphazero'; known: distilled, heuristic, ismcts, openspiel-ismcts, "
+            "policy, random",
         ),
         ("random,ismcts:insane", "ismcts level must be one of easy, normal, hard"),
         ("random,random", "--agents needs at least two different agents"),

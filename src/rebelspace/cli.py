@@ -508,7 +508,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         lo, hi = m["ci95"]
         print(
             f"{m['a']:>14} vs {m['b']:<14} {m['a_wins']:>4}/{m['games']:<4} "
-            f"{100 * m['a_win_rate']:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%)"
+            f"{100 * m['a_win_rate']:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%, "
+            f"{m['deals']} deals)"
         )
     print("Ratings (Bradley-Terry, Elo scale):")
     for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):

@@ -30,6 +30,15 @@ def positive_int(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535 (a port beyond it used to make ``serve``
+    hang instead of saying so)."""
+    value = positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, got {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a number above 0."""
     try:

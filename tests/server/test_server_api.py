@@ -385,6 +385,20 @@ def test_serve_refuses_a_bad_rule_or_card_file(
     assert "missing.toml" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["99999", "0", "http"])
+def test_serve_refuses_a_port_that_is_not_one_before_starting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    """A port beyond 65535 used to leave ``serve`` hanging instead of saying so."""
+    db = tmp_path / "g.sqlite3"
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--db", str(db), "--port", port])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--port" in err and port in err
+    assert not db.exists()
+
+
 def test_the_levels_call_gives_the_published_ratings_strongest_first(client: TestClient) -> None:
     from rebelspace.play.ratings import published
 

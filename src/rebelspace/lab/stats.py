@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rebelspace.play.stats import Z95, wilson
+from rebelspace.play.stats import Z95, Rate, unit_rate, wilson
 
+# Rate, unit_rate and wilson live in play.stats (the arena counts deals too); the lab's
+# readers find them here as well.
 __all__ = [
     "Diff",
     "Rate",
@@ -98,54 +100,6 @@ def proportion_diff(wins_a: float, n_a: float, wins_b: float, n_b: float) -> Dif
     d = pb - pa
     p = 1.0 if se0 == 0 else _p_value(d / se0)
     return Diff(d, d - Z95 * se, d + Z95 * se, p, False, int(min(n_a, n_b)))
-
-
-@dataclass(frozen=True, slots=True)
-class Rate:
-    """A win rate over games grouped in independent units, with its 95% interval."""
-
-    wins: int
-    games: int
-    units: int  # independent units (deals) the games come from
-    effective: float  # the number of independent games the interval is worth
-    low: float
-    high: float
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games if self.games else math.nan
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "wins": self.wins,
-            "games": self.games,
-            "independent": round(self.effective, 1),
-            "rate": round(self.rate, 4) if self.games else None,
-            "ci95": [round(self.low, 4), round(self.high, 4)],
-        }
-
-
-def unit_rate(units: Sequence[Sequence[bool]]) -> Rate:
-    """The win rate of games grouped in units (each unit: the wins of its games)."""
-    units = [u for u in units if u]
-    wins = sum(sum(1 for w in u if w) for u in units)
-    games = sum(len(u) for u in units)
-    if games == 0:
-        return Rate(0, 0, 0, 0.0, 0.0, 1.0)
-    effective = float(games)
-    if games > len(units):
-        p = wins / games
-        binomial = p * (1 - p) / games
-        if binomial == 0 or len(units) < 2:
-            effective = float(len(units))
-        else:
-            spread = sum((sum(1 for w in u if w) - p * len(u)) ** 2 for u in units)
-            clustered = len(units) / (len(units) - 1) * spread / games**2
-            # A deal played twice can tell more than two deals (the sides cancel out), but
-            # that gain is measured from the sample; claiming it would be claiming too much.
-            effective = max(len(units), games / max(1.0, clustered / binomial))
-    low, high = wilson(wins * effective / games, effective)
-    return Rate(wins, games, len(units), effective, low, high)
 
 
 def unit_paired_diff(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> Diff:

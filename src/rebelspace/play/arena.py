@@ -1,8 +1,9 @@
 """The arena: a round robin between agents, in duplicate format, on every core.
 
 Each pair plays the series of ``schedule``: every deal twice, the agents swapping sides, with
-the same shuffles. Results per pair come with a Wilson 95% interval, and the whole table with
-Bradley-Terry ratings on the Elo scale.
+the same shuffles. Results per pair come with a 95% interval that counts each deal as one
+unit (``stats.unit_rate``: the two games of a deal are not two independent samples), and the
+whole table with Bradley-Terry ratings on the Elo scale.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .match import play_match
 from .pool import batches, local_cores, parallel_map
 from .progress import progress_bar
 from .schedule import deal_seed, first_is_rebel
-from .stats import bradley_terry_elo, wilson
+from .stats import bradley_terry_elo, unit_rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,28 +95,28 @@ def run_tasks(
 
 def summarize(agents: Sequence[str], results: Sequence[GameResult]) -> dict[str, Any]:
     """The arena's JSON: a ``matches`` entry per pair and ``ratings`` for every agent."""
-    pair: dict[tuple[str, str], list[int]] = {}
+    # Per pair, a's results per deal: the two games of a deal are one unit of the interval.
+    pair: dict[tuple[str, str], dict[int, list[bool]]] = {}
     wins: dict[tuple[str, str], int] = {}
     turns = 0
     for r in results:
         a, b = r.task.a, r.task.b
-        games_wins = pair.setdefault((a, b), [0, 0])
-        games_wins[0] += 1
-        games_wins[1] += r.a_won
+        pair.setdefault((a, b), {}).setdefault(r.task.game_seed, []).append(r.a_won)
         winner, loser = (a, b) if r.a_won else (b, a)
         wins[(winner, loser)] = wins.get((winner, loser), 0) + 1
         turns += r.turns
     matches = []
-    for (a, b), (games, a_wins) in pair.items():
-        lo, hi = wilson(a_wins, games)
+    for (a, b), deals in pair.items():
+        rate = unit_rate(list(deals.values()))
         matches.append(
             {
                 "a": a,
                 "b": b,
-                "games": games,
-                "a_wins": a_wins,
-                "a_win_rate": round(a_wins / games, 4),
-                "ci95": [round(lo, 4), round(hi, 4)],
+                "games": rate.games,
+                "deals": rate.units,
+                "a_wins": rate.wins,
+                "a_win_rate": round(rate.rate, 4),
+                "ci95": [round(rate.low, 4), round(rate.high, 4)],
             }
         )
     return {

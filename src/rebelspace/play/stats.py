@@ -1,11 +1,15 @@
-"""Intervals and ratings of game results: Wilson intervals for win rates, Bradley-Terry
-ratings on the Elo scale. The lab's unit-aware statistics (``lab/stats.py``) build on these."""
+"""Intervals and ratings of game results: Wilson intervals for win rates, win rates over
+games grouped in independent units (the two games of a deal played twice with the sides
+swapped are one unit, not two samples), Bradley-Terry ratings on the Elo scale. The lab's
+statistics (``lab/stats.py``) build on these."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
@@ -53,3 +57,51 @@ def bradley_terry_elo(names: Sequence[str], wins: dict[tuple[str, str], int]) ->
         if done:
             break
     return {k: round(1500 + 400 * math.log10(v), 1) for k, v in strength.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """A win rate over games grouped in independent units, with its 95% interval."""
+
+    wins: int
+    games: int
+    units: int  # independent units (deals) the games come from
+    effective: float  # the number of independent games the interval is worth
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "wins": self.wins,
+            "games": self.games,
+            "independent": round(self.effective, 1),
+            "rate": round(self.rate, 4) if self.games else None,
+            "ci95": [round(self.low, 4), round(self.high, 4)],
+        }
+
+
+def unit_rate(units: Sequence[Sequence[bool]]) -> Rate:
+    """The win rate of games grouped in units (each unit: the wins of its games)."""
+    units = [u for u in units if u]
+    wins = sum(sum(1 for w in u if w) for u in units)
+    games = sum(len(u) for u in units)
+    if games == 0:
+        return Rate(0, 0, 0, 0.0, 0.0, 1.0)
+    effective = float(games)
+    if games > len(units):
+        p = wins / games
+        binomial = p * (1 - p) / games
+        if binomial == 0 or len(units) < 2:
+            effective = float(len(units))
+        else:
+            spread = sum((sum(1 for w in u if w) - p * len(u)) ** 2 for u in units)
+            clustered = len(units) / (len(units) - 1) * spread / games**2
+            # A deal played twice can tell more than two deals (the sides cancel out), but
+            # that gain is measured from the sample; claiming it would be claiming too much.
+            effective = max(len(units), games / max(1.0, clustered / binomial))
+    low, high = wilson(wins * effective / games, effective)
+    return Rate(wins, games, len(units), effective, low, high)

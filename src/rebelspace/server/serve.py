@@ -14,6 +14,7 @@ import sys
 from rebelspace.cliargs import add_game_args as _add_game_args
 from rebelspace.cliargs import cards_from as _cards
 from rebelspace.cliargs import fail as _fail
+from rebelspace.cliargs import port_number
 from rebelspace.cliargs import rules_from as _rules
 from rebelspace.extras import require
 
@@ -34,7 +35,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "The protocol is in docs/protocol.md; the OpenAPI document is at /openapi.json.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     p.add_argument(
         "--db",
         default=DEFAULT_DB,
