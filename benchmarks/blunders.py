@@ -98,9 +98,13 @@ def _recorded(folder: Path) -> Iterator[Unit]:
     yield from units.values()
 
 
-def _teacher(folder: Path) -> str:
+def _players(folder: Path) -> tuple[str, str]:
+    """The teacher and its opponent, as the chunk files' names spell them."""
     first = next(iter(sorted(folder.glob("*.jsonl"))), None)
-    return "teacher" if first is None else first.stem.split("-vs-")[0].replace("_", ":")
+    if first is None:
+        return "teacher", "opponent"
+    teacher, _, rest = first.stem.partition("-vs-")
+    return teacher.replace("_", ":"), rest.rsplit("-", 2)[0].replace("_", ":")
 
 
 def measure(agent: str, opponent: str | None, games: int, seed: int) -> dict[str, Any]:
@@ -178,8 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.process_time()
         out = tally(_recorded(args.records))
         out = {
-            "agent": _teacher(args.records),
-            "opponent": "heuristic",
+            "agent": _players(args.records)[0],
+            "opponent": _players(args.records)[1],
             "games": 2 * out["deals"],
             "seed": str(args.records),
             "cpu_seconds": round(time.process_time() - started, 1),

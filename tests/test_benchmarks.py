@@ -51,7 +51,8 @@ def test_the_targets_benchmark_prints_each_match_with_its_interval_and_verdict()
 def test_the_blunders_benchmark_counts_a_teachers_recorded_games(tmp_path: Path) -> None:
     generate_teacher_games(tmp_path, 3, "ismcts:8", "heuristic", 2, workers=1, progress=False)
     out = json.loads(run_benchmark("blunders.py", "--records", str(tmp_path), "--json"))
-    assert out["agent"] == "ismcts:8" and out["games"] == 2 and out["deals"] == 1
+    assert (out["agent"], out["opponent"]) == ("ismcts:8", "heuristic")
+    assert out["games"] == 2 and out["deals"] == 1
     attacks = out["attacks_for_nothing"]
     assert 0 <= attacks["blunders"] <= attacks["of"]
 
