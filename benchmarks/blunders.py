@@ -180,10 +180,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.records is not None:
         started = time.process_time()
+        agent, opponent = _players(args.records)
         out = tally(_recorded(args.records))
         out = {
-            "agent": _players(args.records)[0],
-            "opponent": _players(args.records)[1],
+            "agent": agent,
+            "opponent": opponent,
             "games": 2 * out["deals"],
             "seed": str(args.records),
             "cpu_seconds": round(time.process_time() - started, 1),

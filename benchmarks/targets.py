@@ -22,10 +22,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from rebelspace.agents import Agent
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.registry import make_agent
-from rebelspace.engine import new_game
+from rebelspace.engine import GameState, new_game
 from rebelspace.lab.stats import unit_rate
+from rebelspace.play import Decider, run_game
 from rebelspace.play.arena import run_tasks, tasks
 from rebelspace.play.pool import local_cores
 
@@ -76,23 +78,26 @@ def match(target: Target, deals: int, seed: int, workers: int) -> dict[str, Any]
 def decisions_per_second(spec: str, games: int = 20, seed: int = 1) -> float:
     """``spec``'s decisions (two or more legal actions) per CPU second on this one core,
     against the heuristic."""
-    spent = 0.0
-    made = 0
+    clock = [0.0, 0.0]  # CPU seconds spent, decisions made
+
+    def timed(agent: Agent, me: int) -> Decider:
+        def decide(game: GameState, legal: Sequence[int]) -> int:
+            if len(legal) == 1:
+                return legal[0]
+            start = time.process_time()
+            action = agent.act(game.view(me), legal)
+            clock[0] += time.process_time() - start
+            clock[1] += 1
+            return action
+
+        return decide
+
     for g in range(games):
         game = new_game(seed + g, log=False)
-        agent = make_agent(spec, game.ctx, g)
-        me = g % 2
-        while not game.is_over:
-            legal = game.legal_actions()
-            if game.to_move == me and len(legal) > 1:
-                start = time.process_time()
-                action = agent.act(game.view(me), legal)
-                spent += time.process_time() - start
-                made += 1
-            else:
-                action = heuristic_action(game, legal)
-            game.apply(action)
-    return made / spent
+        deciders: list[Decider] = [heuristic_action, heuristic_action]
+        deciders[g % 2] = timed(make_agent(spec, game.ctx, g), g % 2)
+        run_game(game, deciders)
+    return clock[1] / clock[0]
 
 
 def _verdict(met: bool | None) -> str:

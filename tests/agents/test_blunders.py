@@ -199,24 +199,25 @@ def test_a_psion_card_on_a_battle_won_anyway_changed_nothing() -> None:
     assert card_names(game, found) == [("Danger Sense", False)]
 
 
-def test_multiple_targets_whose_extra_attack_does_nothing_changed_nothing() -> None:
-    game = start(
+def _multiple_targets_with_grav_cycles_at_home() -> GameState:
+    """A lone Rebel Soldier attacks; the only Imperial unit is inactive, and Grav Cycles
+    stayed home, so Multiple Targets' extra attack phase has something to send (or not)."""
+    return start(
         phase="attack",
         rebel={"hand": ["Multiple Targets"], "active": ["Rebel Soldier", "Grav Cycles"]},
         imperial={"inactive": ["Troopers"]},
         battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Rebel Soldier"]}]},
     )
+
+
+def test_multiple_targets_whose_extra_attack_does_nothing_changed_nothing() -> None:
+    game = _multiple_targets_with_grav_cycles_at_home()
     found = blunders(game, ["play Multiple Targets", "pass", "pass", "no attack"])
     assert card_names(game, found) == [("Multiple Targets", False)]
 
 
 def test_multiple_targets_whose_extra_attack_deals_damage_changed_something() -> None:
-    game = start(
-        phase="attack",
-        rebel={"hand": ["Multiple Targets"], "active": ["Rebel Soldier", "Grav Cycles"]},
-        imperial={"inactive": ["Troopers"]},
-        battle={"step": "tricks", "groups": [{"kind": "ground", "units": ["Rebel Soldier"]}]},
-    )
+    game = _multiple_targets_with_grav_cycles_at_home()
     texts = ["play Multiple Targets", "pass", "pass", "new ground group with Grav Cycles"]
     texts += ["attack", "done targeting", "pass", "pass"]
     found = blunders(game, texts)

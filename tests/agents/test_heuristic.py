@@ -11,7 +11,6 @@ import importlib
 import pkgutil
 import random
 import types
-from typing import Any
 
 import pytest
 
@@ -25,17 +24,12 @@ from rebelspace.agents.heuristic import (
     styled_action,
 )
 from rebelspace.agents.heuristic.replies import chance_to_hold
-from rebelspace.engine import Ability, GameState, RulesOptions, Step, load_scenario, new_game
+from rebelspace.engine import Ability, GameState, RulesOptions, Step, new_game
 from rebelspace.play import play_out
 from tests.agents.heuristic_bench import play_vs_random
+from tests.engine.helpers import start
 
 REBEL, IMPERIAL = 0, 1
-
-
-def start(**fields: Any) -> GameState:
-    data: dict[str, Any] = {"seed": 1}
-    data.update(fields)
-    return load_scenario(data)
 
 
 def choose(state: GameState) -> str:

@@ -6,6 +6,7 @@ refused: its weights would multiply the wrong numbers quietly."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,6 +27,18 @@ class Weights:
     PACKAGE: ClassVar[str] = ""
     WHAT: ClassVar[str] = "model"  # "the value model", in the refusal
     AGAIN: ClassVar[str] = "make it again"  # the remedy, in the refusal
+
+    def dot(self, row: Sequence[float]) -> float:
+        """``weights . row``, for a row of the features ``NAMES`` names."""
+        return sum(w * x for w, x in zip(self.weights, row, strict=True))
+
+    @classmethod
+    def shipped(cls) -> Self:
+        """The model shipped in the subclass's package, read once per process."""
+        model = _SHIPPED.get(cls)
+        if not isinstance(model, cls):
+            model = _SHIPPED[cls] = cls.load()
+        return model
 
     def to_dict(self) -> dict[str, Any]:
         return {"features": list(self.NAMES), "weights": list(self.weights), "meta": self.meta}
@@ -50,3 +63,6 @@ class Weights:
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+
+
+_SHIPPED: dict[type[Weights], Weights] = {}

@@ -105,6 +105,17 @@ class Match:
         return self.game.outcome.winner
 
 
+def match_agents(
+    rebel: str, imperial: str, deal_seed: int, ctx: GameContext
+) -> tuple[Agent, Agent]:
+    """The agents named ``rebel`` and ``imperial`` for the game dealt by ``deal_seed``, each
+    seeded from the deal and its side (``seeds.MATCH_AGENT``), for bulk play."""
+    return (
+        bulk_agent(rebel, ctx, derive_seed(deal_seed, MATCH_AGENT + REBEL)),
+        bulk_agent(imperial, ctx, derive_seed(deal_seed, MATCH_AGENT + IMPERIAL)),
+    )
+
+
 def play_match(
     rebel: str,
     imperial: str,
@@ -115,14 +126,12 @@ def play_match(
     observe: Observer | None = None,
 ) -> Match:
     """A game between the agents named ``rebel`` and ``imperial`` (registry names), dealt by
-    ``deal_seed``. Each agent is seeded from the deal and its side (``seeds.MATCH_AGENT``), so
-    the same deal and names give the same game on any machine and in any worker, however
-    loaded (``bulk_agent``)."""
+    ``deal_seed``. Each agent is seeded from the deal and its side (``match_agents``), so the
+    same deal and names give the same game on any machine and in any worker, however loaded
+    (``bulk_agent``)."""
     game = new_game(deal_seed, options=ctx.options, cards=ctx.cards, log=False, tally=tally)
-    deciders = [
-        decider_for(bulk_agent(name, ctx, derive_seed(deal_seed, MATCH_AGENT + side)), side)
-        for side, name in ((REBEL, rebel), (IMPERIAL, imperial))
-    ]
+    agents = match_agents(rebel, imperial, deal_seed, ctx)
+    deciders = [decider_for(agent, side) for side, agent in enumerate(agents)]
     first_player = game.to_move
     decisions = run_game(game, deciders, observe=observe)
     return Match(game, first_player, decisions)

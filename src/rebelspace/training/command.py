@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,23 +36,31 @@ def add_train_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--dir", type=Path, default=Path("runs/value"), help="working folder")
-    p.add_argument("--games", type=positive_int, default=3000, help="games per policy")
-    p.add_argument("--seed", type=int, default=17)
+    add_common_args(p, folder="runs/value", games=3000, games_help="games per policy", chunk=25)
     p.add_argument(
         "--policies",
         default=DEFAULT_POLICIES,
         help="self-play policies, comma-separated: heuristic, heuristic~EPSILON, or an agent"
         f" name such as ismcts:expert (default {DEFAULT_POLICIES})",
     )
-    p.add_argument("--chunk", type=positive_int, default=25, help="games per chunk file")
+    p.add_argument("--steps", type=positive_int, default=12, help="Newton steps")
+    p.set_defaults(handler=run_train)
+
+
+def add_common_args(
+    p: argparse.ArgumentParser, *, folder: str, games: int, games_help: str, chunk: int
+) -> None:
+    """The arguments ``train`` and ``distil`` share: where the run lives, how many games in
+    chunks of how many, its seed, the held-out share, the penalty, the workers, the output."""
+    p.add_argument("--dir", type=Path, default=Path(folder), help="working folder")
+    p.add_argument("--games", type=positive_int, default=games, help=games_help)
+    p.add_argument("--seed", type=int, default=17)
+    p.add_argument("--chunk", type=positive_int, default=chunk, help="games per chunk file")
     p.add_argument("--holdout", type=float, default=0.1, help="share of games held out")
     p.add_argument("--l2", type=float, default=1e-3)
-    p.add_argument("--steps", type=positive_int, default=12, help="Newton steps")
     p.add_argument("--workers", type=positive_int, default=None, help="default: every core")
     p.add_argument("--out", type=Path, default=None, help="default: DIR/weights.json")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(handler=run_train)
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -111,6 +120,6 @@ def run_train(args: argparse.Namespace) -> int:
         "workers": workers,
     }
     out: Path = args.out or folder / "weights.json"
-    type(model)(model.weights, meta).save(out)
+    replace(model, meta=meta).save(out)
     print(json.dumps({"weights": str(out), **meta}))
     return EXIT_OK

@@ -17,11 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rebelspace.cliargs import EXIT_OK, fail, positive_int
 from rebelspace.play.pool import local_cores
+
+from .command import add_common_args
 
 
 def add_distil_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,17 +35,9 @@ def add_distil_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--dir", type=Path, default=Path("runs/distil"), help="working folder")
-    p.add_argument("--games", type=positive_int, default=400, help="teacher games")
-    p.add_argument("--seed", type=int, default=17)
+    add_common_args(p, folder="runs/distil", games=400, games_help="teacher games", chunk=10)
     p.add_argument("--teacher", default="ismcts:normal", help="a searching agent (ismcts...)")
-    p.add_argument("--chunk", type=positive_int, default=10, help="games per chunk file")
-    p.add_argument("--holdout", type=float, default=0.1, help="share of games held out")
-    p.add_argument("--l2", type=float, default=1e-3)
     p.add_argument("--steps", type=positive_int, default=15, help="Newton steps")
-    p.add_argument("--workers", type=positive_int, default=None, help="default: every core")
-    p.add_argument("--out", type=Path, default=None, help="default: DIR/weights.json")
-    p.add_argument("--no-progress", action="store_true")
     p.set_defaults(handler=run_distil)
 
 
@@ -97,6 +92,6 @@ def run_distil(args: argparse.Namespace) -> int:
         "workers": workers,
     }
     out: Path = args.out or folder / "weights.json"
-    type(model)(model.weights, meta).save(out)
+    replace(model, meta=meta).save(out)
     print(json.dumps({"weights": str(out), **meta}))
     return EXIT_OK

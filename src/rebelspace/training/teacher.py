@@ -1,9 +1,9 @@
 """Games of a searching teacher against the heuristic, with the search's visit counts at
 every decision it made: the data the distilled policy (``agents.distilled``) learns from.
 
-Each game is the arena's game between the two names (``play.match.play_match`` seeds the
-agents the same way), in duplicate format: games ``2k`` and ``2k + 1`` are deal ``k`` with the
-teacher on the Rebel side, then on the Imperial side. A chunk file holds one JSON object a
+Each game is the arena's game between the two names (agents from ``play.match.match_agents``,
+as ``play_match`` makes them), in duplicate format: games ``2k`` and ``2k + 1`` are deal ``k``
+with the teacher on the Rebel side, then on the Imperial side. A chunk file holds one JSON object a
 line per game: the deal's index, the teacher's side, the winner, every action id of the game
 (so the positions can be rebuilt by replaying the deal) and, for each decision the teacher
 searched, the ply and the visits of each root action. Features are not stored: they are
@@ -20,10 +20,9 @@ from typing import Any
 
 from rebelspace.agents.ismcts import ISMCTSAgent
 from rebelspace.engine import GameState, new_game
-from rebelspace.play import Decider, bulk_agent, run_game
-from rebelspace.play.match import decider_for
+from rebelspace.play import Decider, run_game
+from rebelspace.play.match import decider_for, match_agents
 from rebelspace.play.schedule import deal_seed, first_is_rebel, unit_of
-from rebelspace.seeds import MATCH_AGENT, derive_seed
 
 from .chunks import run_chunks, write_whole
 
@@ -51,10 +50,11 @@ def play_teacher_game(seed: int, teacher: str, opponent: str, index: int) -> dic
     deal = deal_seed(seed, index)
     game = new_game(deal, log=False)
     teacher_side = 0 if first_is_rebel(index) else 1
-    agent = bulk_agent(teacher, game.ctx, derive_seed(deal, MATCH_AGENT + teacher_side))
+    names = (teacher, opponent) if teacher_side == 0 else (opponent, teacher)
+    agents = match_agents(*names, deal, game.ctx)
+    agent = agents[teacher_side]
     if not isinstance(agent, ISMCTSAgent):
         raise ValueError(f"the teacher must be a searching agent (ismcts...), got {teacher!r}")
-    other = bulk_agent(opponent, game.ctx, derive_seed(deal, MATCH_AGENT + 1 - teacher_side))
     actions: list[int] = []
     searched: list[list[Any]] = []
 
@@ -66,8 +66,8 @@ def play_teacher_game(seed: int, teacher: str, opponent: str, index: int) -> dic
             searched.append([len(actions), visits])
         return action
 
-    deciders: list[Decider] = [teach, teach]
-    deciders[1 - teacher_side] = decider_for(other, 1 - teacher_side)
+    deciders: list[Decider] = [decider_for(a, side) for side, a in enumerate(agents)]
+    deciders[teacher_side] = teach
     run_game(game, deciders, observe=lambda _s, a: actions.append(a))
     return {
         "deal": unit_of(index),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 from rebelspace.engine import GameContext, PlayerView
@@ -19,10 +18,9 @@ from .model import PolicyModel
 __all__ = ["NAMES", "SIZE", "DistilledAgent", "PolicyModel", "action_features", "shipped"]
 
 
-@cache
 def shipped() -> PolicyModel:
     """The package's policy, read once per process."""
-    return PolicyModel.load()
+    return PolicyModel.shipped()
 
 
 class DistilledAgent(ThinkingAgent):

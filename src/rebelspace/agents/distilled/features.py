@@ -58,7 +58,7 @@ def action_features(state: GameState, legal: Sequence[int]) -> list[list[float]]
     space, tables, facts = ctx.space, ctx.tables, card_facts(ctx)
     choice = heuristic_action(state, legal)
     before = value_features(state, me)
-    logit_before = shipped().logit(state, me)
+    logit_before = shipped().dot(before)
     rows = []
     for a in legal:
         row = [0.0] * SIZE
@@ -95,8 +95,8 @@ def _change(
     if after.outcome is not None:
         row[at] = WON if after.outcome.winner == me else -WON
         return
-    row[at] = shipped().logit(after, me) - logit
     now = value_features(after, me)
+    row[at] = shipped().dot(now) - logit
     for i, (x, y) in enumerate(zip(now, before, strict=True)):
         row[at + 1 + i] = x - y
 

@@ -27,10 +27,7 @@ class PolicyModel(Weights):
     AGAIN = "distil it again"
 
     def scores(self, state: GameState, legal: Sequence[int]) -> list[float]:
-        w = self.weights
-        return [
-            sum(a * b for a, b in zip(w, row, strict=True)) for row in action_features(state, legal)
-        ]
+        return [self.dot(row) for row in action_features(state, legal)]
 
     def choose(self, state: GameState, legal: Sequence[int]) -> int:
         """The legal action with the highest score (the first of equals)."""

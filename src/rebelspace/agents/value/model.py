@@ -34,7 +34,7 @@ class ValueModel(Weights):
     def logit(self, state: GameState, player: int) -> float:
         """``weights . features``: the log-odds that ``player`` wins (not for a finished
         game, whose value is exact)."""
-        return sum(w * x for w, x in zip(self.weights, features(state, player), strict=True))
+        return self.dot(features(state, player))
 
     def value(self, state: GameState, player: int, baseline: float = 0.0) -> float:
         """Estimated probability that ``player`` wins; exact once the game is over. With a
@@ -48,14 +48,9 @@ class ValueModel(Weights):
         return 1.0 / (1.0 + math.exp(-z))
 
 
-_SHIPPED: list[ValueModel] = []
-
-
 def shipped() -> ValueModel:
     """The package's model, read once per process."""
-    if not _SHIPPED:
-        _SHIPPED.append(ValueModel.load())
-    return _SHIPPED[0]
+    return ValueModel.shipped()
 
 
 def learnt_value(state: GameState, player: int, baseline: float = 0.0) -> float:
