@@ -529,6 +529,8 @@ def test_help_of_every_subparser_exits_0_and_prints_its_description(
         out, err = capsys.readouterr()
         assert err == "", name
         assert " ".join(sub.description.split()) in " ".join(out.split()), name
+        # argparse %-formats help strings but not descriptions: a "%%" there shows as typed.
+        assert "%%" not in out, name
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:

@@ -552,7 +552,7 @@ def _add_ladder(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         help="rate the computer levels against each other (Elo with 95%% intervals)",
         description="Play every level against every other in duplicate format (each deal "
         "twice, sides swapped) on every core, and rate them: Bradley-Terry ratings on the Elo "
-        "scale, the heuristic pinned at 1500, with bootstrap 95%% intervals over deals. The "
+        "scale, the heuristic pinned at 1500, with bootstrap 95% intervals over deals. The "
         "same seed gives the same table.",
     )
     p.add_argument(

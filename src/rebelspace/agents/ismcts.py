@@ -47,6 +47,7 @@ class Budget:
     policy: str = "heuristic"  # rollout policy: "heuristic" or "random"
     widening: int = 0  # visits per extra child below the root (0: expand freely)
     evaluation: str = "units"  # leaf evaluation: a name of EVALUATIONS
+    prior: float = 0.0  # PUCT weight of the distilled policy as a prior at the root (0: none)
 
 
 #: The leaf evaluations by name: a score (the baseline is the root's) and the estimate of
@@ -83,13 +84,21 @@ EVALUATIONS = ("units", "race", "learnt", "learnt-centred")
 # Rollouts play to the end of the opponent's next turn, so an attack is judged with the
 # counterattack it invites. "easy" searches a little with random rollouts to the end of the
 # current turn and no bias towards the heuristic's choice, so that it loses to the heuristic
-# more often than not. Measured against the heuristic (100 games, 150 iterations): 77% with
-# two-turn rollouts, 69% with one-turn rollouts; 400 iterations gained nothing over 150 with
-# one-turn rollouts. So "hard" looks further ahead rather than searching wider: 1,000
-# iterations with two-turn rollouts lost to "normal" 12 of 30 games; 400 with three-turn
-# rollouts won 17 of 30.
+# more often than not: with 25 iterations it won 47.8% (42.9-52.6%) of 400 duplicate games
+# (seed 2026), not shown below the heuristic; with 12, 41.7% (37.0-46.6%) on the same deals,
+# and 98 of 100 against random play. Measured against the heuristic (100 games, 150
+# iterations): 77% with two-turn rollouts, 69% with one-turn rollouts; 400 iterations gained
+# nothing over 150 with one-turn rollouts. So "hard" looks further ahead rather than
+# searching wider: 1,000 iterations with two-turn rollouts lost to "normal" 12 of 30 games;
+# 400 with three-turn rollouts won 17 of 30.
+#
+# What did not make a level stronger (duplicate games against "normal", seed 2026): the
+# distilled policy as a PUCT prior at the root (``Budget.prior``), 43 of 80 games at normal's
+# budget (53.8%, 42.9-64.3%) and 31 of 60 at expert's (51.7%, 39.3-63.8%); valuing a card in
+# hand at 1.0 or 1.5 damage instead of 0.5 (``evaluate.HAND_DAMAGE``), 14 of 40 and 10 of 50;
+# at 0.25, 19 of 40.
 LEVELS: dict[str, Budget] = {
-    "easy": Budget(iterations=25, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
+    "easy": Budget(iterations=12, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
     "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
     "hard": Budget(iterations=400, seconds=4.0, rollout_turns=3),
     # The learnt evaluation (agents.value), centred on the root, at the end of two-turn
@@ -103,7 +112,7 @@ LEVELS: dict[str, Budget] = {
 
 
 class Node:
-    __slots__ = ("mover", "visits", "reward", "avail", "children", "hint")
+    __slots__ = ("mover", "visits", "reward", "avail", "children", "hint", "prior")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the player whose action led here (rewards are theirs)
@@ -112,6 +121,7 @@ class Node:
         self.avail = 0  # how often this node's action was legal when its parent was visited
         self.children: dict[int, Node] = {}
         self.hint = -1  # the rollout policy's choice here, tried first and favoured early
+        self.prior: dict[int, float] = {}  # the root's: the distilled policy's probabilities
 
 
 class ISMCTSAgent(ThinkingAgent):
@@ -159,6 +169,8 @@ class ISMCTSAgent(ThinkingAgent):
         # fraction of a core, and a wall-clock cap would cut its iterations (issue 17).
         deadline = None if budget.seconds is None else time.thread_time() + budget.seconds
         baseline = self._score(root_state, me)
+        if budget.prior and len(legal) > 1:
+            root.prior, root.hint = _root_prior(root_state, legal)
         value_of = self._evaluate
         iterations = 0
         self.searches += 1
@@ -237,6 +249,10 @@ class ISMCTSAgent(ThinkingAgent):
         best = -1.0
         pick = moves[0]
         hint = node.hint
+        prior = node.prior
+        # PUCT's prior term (AlphaZero): the policy's share of the visits, fading as a child is
+        # visited; only a root searched with ``Budget.prior`` has one.
+        puct = self.budget.prior * math.sqrt(node.visits) if prior else 0.0
         for a in moves:
             child = children.get(a)
             if child is None:
@@ -246,6 +262,8 @@ class ISMCTSAgent(ThinkingAgent):
             )
             if a == hint:
                 score += bias / (child.visits + 1)
+            if puct:
+                score += puct * prior.get(a, 0.0) / (child.visits + 1)
             if score > best:
                 best = score
                 pick = a
@@ -256,6 +274,18 @@ class ISMCTSAgent(ThinkingAgent):
         while state.outcome is None and state.turn < horizon:
             moves = state.legal_actions()
             state.apply(moves[0] if len(moves) == 1 else self.policy(state, moves, self.rng))
+
+
+def _root_prior(state: GameState, legal: Sequence[int]) -> tuple[dict[int, float], int]:
+    """The distilled policy's probability of each legal action, and its choice."""
+    from .distilled import shipped
+
+    scores = shipped().scores(state, legal)
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    total = sum(weights)
+    prior = {a: w / total for a, w in zip(legal, weights, strict=True)}
+    return prior, legal[scores.index(top)]
 
 
 def _untried(node: Node, moves: Sequence[int]) -> list[int]:

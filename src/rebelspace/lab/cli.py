@@ -481,10 +481,10 @@ def add_suggest(sub: Any) -> None:
         help="search one-card changes that bring the win rate toward 50%%",
         description="Try every change of one card number by one (a rating or cost up or "
         "down, or a count up or down) on the base run's deals, sequentially: each candidate "
-        "plays --games games, candidates shown not to move the Rebel win rate toward 50%% "
+        "plays --games games, candidates shown not to move the Rebel win rate toward 50% "
         "are dropped and the rest play twice as many, up to --confirm. The --top closest to "
         "an even game are played on --confirm games and proposed only if shown to move the "
-        "balance toward 50%%, with their change against the base and its 95%% interval. The "
+        "balance toward 50%, with their change against the base and its 95% interval. The "
         "cost is stated first and asked for, unless --yes.",
     )
     _run_args(p, 100)
