@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from rebelspace.agents.evaluate import evaluate, race_score, score
+from rebelspace.agents.evaluate import (
+    BATTLE_CARD_DAMAGE,
+    HAND_DAMAGE,
+    card_score,
+    evaluate,
+    hand_threat,
+    race_score,
+    score,
+)
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent
 from rebelspace.engine import GameState, load_scenario, new_game
@@ -170,8 +178,14 @@ def test_a_heavy_prior_shares_the_root_visits_out_as_the_policy_does() -> None:
 # ----------------------------------------------------------------------------- evaluation
 
 
-def table(rebel_units: list[str], imperial_units: list[str], rebel_hand: int = 2) -> GameState:
-    """The Imperial to move at its draw, turn 8; decks 20 each; hands of plain cards."""
+def table(
+    rebel_units: list[str],
+    imperial_units: list[str],
+    rebel_hand: int = 2,
+    rebel_cards: tuple[str, ...] = (),
+) -> GameState:
+    """The Imperial to move at its draw, turn 8; decks 20 each; hands of plain cards (and
+    ``rebel_cards`` too in the Rebel's)."""
     return load_scenario(
         {
             "seed": 1,
@@ -179,7 +193,7 @@ def table(rebel_units: list[str], imperial_units: list[str], rebel_hand: int = 2
             "player": "imperial",
             "phase": "draw",
             "rebel": {
-                "hand": ["Rebel Soldier"] * rebel_hand,
+                "hand": ["Rebel Soldier"] * rebel_hand + list(rebel_cards),
                 "active": rebel_units,
                 "deck_size": 20,
             },
@@ -230,6 +244,25 @@ def test_defense_shields_are_worth_something_against_ships() -> None:
     shielded = table(["Rebel Soldier", "Defense Shields"], imperial)
     assert race_score(shielded, REBEL) == pytest.approx(race_score(bare, REBEL))
     assert score(shielded, REBEL) > score(bare, REBEL)
+
+
+@pytest.mark.parametrize("card", ["Surprise Attack", "Multiple Targets", "Danger Sense"])
+def test_a_battle_card_in_hand_is_worth_more_than_a_unit_card(card: str) -> None:
+    """Issue 17: valued like any card in hand, a battle card was spent for nothing by the
+    searching levels in a quarter of their plays (R17, R24: tricks and psion cards); the
+    "cards" evaluation values it more."""
+    trick = table(["Air Speeders"], ["Troopers"], rebel_cards=(card,))
+    unit = table(["Air Speeders"], ["Troopers"], rebel_cards=("Rebel Soldier",))
+    none = table(["Air Speeders"], ["Troopers"])
+    for player, sign in ((REBEL, 1), (IMPERIAL, -1)):
+        assert sign * (card_score(trick, player) - card_score(unit, player)) > 0, player
+        assert sign * (card_score(unit, player) - card_score(none, player)) > 0, player
+        # The levels' own score values every card in hand alike.
+        assert score(trick, player) == score(unit, player), player
+    extra = hand_threat(trick, REBEL, BATTLE_CARD_DAMAGE) - hand_threat(none, REBEL)
+    assert extra == BATTLE_CARD_DAMAGE > HAND_DAMAGE == hand_threat(trick, REBEL) - 1.0
+    agent = ISMCTSAgent(trick.ctx, 1, Budget(iterations=5, evaluation="cards"))
+    assert agent._score is card_score
 
 
 def test_the_unit_score_is_antisymmetric() -> None:

@@ -25,10 +25,17 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from rebelspace.engine import GameState
+from rebelspace.engine.tables import TRICK_ABILITIES
 
 DRAWS_PER_TURN = 1.5  # players draw 1 or 2
 DAMAGE_SHARE = 0.6  # the race's share of the damage in play that gets through, on average
 HAND_DAMAGE = 0.5  # damage a card in hand will add once deployed, on average
+#: A battle card in hand (Surprise Attack, Trap, Multiple Targets, R17; psion cards, R24) wins
+#: or saves a battle later, which a search that looks two turns ahead rarely sees: valued at a
+#: unit card's 0.5, the searching levels played a quarter of their battle cards for nothing
+#: (issue 17). ``card_score`` values them at this instead (``Budget(evaluation="cards")``);
+#: valuing every card in hand more made the search hoard units (``ismcts.LEVELS``).
+BATTLE_CARD_DAMAGE = 1.5
 SCALE = 2.0  # a lead of this many turns makes a 73% favourite
 
 Score = Callable[[GameState, int], float]
@@ -96,16 +103,34 @@ def threat(mine: Board, theirs: Board) -> float:
     ) + space * _through(mine.space_attack, theirs.space_guard)
 
 
-def score(state: GameState, player: int) -> float:
+def score(state: GameState, player: int, battle_card: float = HAND_DAMAGE) -> float:
     """How far ahead ``player`` is in the race, in turns (positive: ahead), units valued by
-    their damage and their ratings on both sides of a battle."""
+    their damage and their ratings on both sides of a battle, a battle card in hand by
+    ``battle_card``, any other by ``HAND_DAMAGE``."""
     opp = 1 - player
     mine, theirs = board(state, player), board(state, opp)
-    hand = state.hand
-    my_threat = threat(mine, theirs) + HAND_DAMAGE * len(hand[player])
-    their_threat = threat(theirs, mine) + HAND_DAMAGE * len(hand[opp])
+    my_threat = threat(mine, theirs) + hand_threat(state, player, battle_card)
+    their_threat = threat(theirs, mine) + hand_threat(state, opp, battle_card)
     return len(state.deck[player]) / (DRAWS_PER_TURN + their_threat) - len(state.deck[opp]) / (
         DRAWS_PER_TURN + my_threat
+    )
+
+
+def card_score(state: GameState, player: int) -> float:
+    """``score`` with each battle card in hand worth ``BATTLE_CARD_DAMAGE``."""
+    return score(state, player, BATTLE_CARD_DAMAGE)
+
+
+def hand_threat(state: GameState, player: int, battle_card: float = HAND_DAMAGE) -> float:
+    """What ``player``'s hand adds to their threat: each battle card ``battle_card``, each
+    other card ``HAND_DAMAGE``."""
+    hand = state.hand[player]
+    if battle_card == HAND_DAMAGE:  # the levels' evaluation, on the search's hot path
+        return HAND_DAMAGE * len(hand)
+    t = state.ctx.tables
+    is_psion, ability = t.is_psion, t.ability
+    return sum(
+        battle_card if is_psion[c] or ability[c] in TRICK_ABILITIES else HAND_DAMAGE for c in hand
     )
 
 
