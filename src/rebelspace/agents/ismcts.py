@@ -99,10 +99,10 @@ EVALUATIONS = ("units", "cards", "race", "learnt", "learnt-centred")
 # distilled policy as a PUCT prior at the root (``Budget.prior``), 43 of 80 games at normal's
 # budget (53.8%, 42.9-64.3%) and 31 of 60 at expert's (51.7%, 39.3-63.8%); valuing a card in
 # hand at 1.0 or 1.5 damage instead of 0.5 (``evaluate.HAND_DAMAGE``), 14 of 40 and 10 of 50;
-# at 0.25, 19 of 40. Valuing only battle cards in hand at 1.5 (evaluation "cards") won 43 of
-# 80 (53.8%, 42.9-64.3%) and cut the battle cards that changed nothing to 19.0% (12.2-28.5%,
-# 100 games against the heuristic, seed 17; normal: 26.4%, 22.3-31.1%): a lead, not shown at
-# this size, so no level uses it yet.
+# at 0.25, 19 of 40. Valuing only battle cards in hand at 1.5 (evaluation "cards") played
+# even: 43 of 80 (seed 2026) and 37 of 80 (seed 2027), 80 of 160; it cut the battle cards
+# that changed nothing to 19.0% (12.2-28.5%, 100 games against the heuristic, seed 17;
+# normal: 26.4%, 22.3-31.1%), not shown at this size, so no level uses it yet.
 LEVELS: dict[str, Budget] = {
     "easy": Budget(iterations=12, seconds=1.0, rollout_turns=1, hint_bias=0.0, policy="random"),
     "normal": Budget(iterations=250, seconds=2.0, rollout_turns=2),
