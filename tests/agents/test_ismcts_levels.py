@@ -157,20 +157,17 @@ def test_a_heavy_prior_shares_the_root_visits_out_as_the_policy_does() -> None:
     proportion to its prior probability."""
     game = choice_point(5)
     legal = game.legal_actions()
+    probe = ISMCTSAgent(game.ctx, 3, Budget(iterations=1, prior=1.0))
+    probe.search(game.clone(), legal)
+    assert probe.last_root is not None
+    prior = probe.last_root.prior
     gaps = {}
     for weight in (0.0, 50.0):
         agent = ISMCTSAgent(game.ctx, 3, Budget(iterations=400, rollout_turns=1, prior=weight))
         agent.search(game.clone(), legal)
         root = agent.last_root
         assert root is not None
-        assert (root.prior != {}) == (weight > 0)
-        if not root.prior:  # the same prior, read back from a searched root
-            probe = ISMCTSAgent(game.ctx, 3, Budget(iterations=1, prior=1.0))
-            probe.search(game.clone(), legal)
-            assert probe.last_root is not None
-            prior = probe.last_root.prior
-        else:
-            prior = root.prior
+        assert root.prior == (prior if weight else {})
         gaps[weight] = sum(abs(root.children[a].visits / 400 - prior[a]) for a in legal)
     assert gaps[50.0] < 0.05 < gaps[0.0]
 
@@ -259,8 +256,9 @@ def test_a_battle_card_in_hand_is_worth_more_than_a_unit_card(card: str) -> None
         assert sign * (card_score(unit, player) - card_score(none, player)) > 0, player
         # The levels' own score values every card in hand alike.
         assert score(trick, player) == score(unit, player), player
-    extra = hand_threat(trick, REBEL, BATTLE_CARD_DAMAGE) - hand_threat(none, REBEL)
-    assert extra == BATTLE_CARD_DAMAGE > HAND_DAMAGE == hand_threat(trick, REBEL) - 1.0
+    valued = hand_threat(trick, REBEL, BATTLE_CARD_DAMAGE) - hand_threat(none, REBEL)
+    plain = hand_threat(trick, REBEL) - hand_threat(none, REBEL)
+    assert valued == BATTLE_CARD_DAMAGE > HAND_DAMAGE == plain
     agent = ISMCTSAgent(trick.ctx, 1, Budget(iterations=5, evaluation="cards"))
     assert agent._score is card_score
 
