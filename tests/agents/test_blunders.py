@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rebelspace.agents.blunders import GameBlunders, find_blunders
 from rebelspace.agents.heuristic import BEFORE, heuristic_action, styled_action
 from rebelspace.engine import GameState, Step, new_game
-from tests.engine.helpers import start
+from tests.engine.helpers import blocked_battle, start
 
 REBEL, IMPERIAL = 0, 1
 
@@ -103,21 +103,7 @@ def test_a_battle_lost_only_to_a_trap_is_for_nothing_but_not_on_visible_numbers(
 
 
 def _soldiers_against_squad_leader(hand: list[str], defender_hand: list[str]) -> GameState:
-    return start(
-        phase="attack",
-        rebel={"hand": hand, "active": ["Rebel Soldier", "Rebel Soldier"]},
-        imperial={"hand": defender_hand, "active": ["Squad Leader"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Rebel Soldier", "Rebel Soldier"],
-                    "blockers": ["Squad Leader"],
-                }
-            ],
-        },
-    )
+    return blocked_battle(["Rebel Soldier"] * 2, ["Squad Leader"], hand, defender_hand)
 
 
 def test_a_surprise_attack_that_turns_a_lost_battle_changed_something() -> None:
@@ -127,15 +113,7 @@ def test_a_surprise_attack_that_turns_a_lost_battle_changed_something() -> None:
 
 
 def test_a_surprise_attack_in_a_battle_won_anyway_changed_nothing() -> None:
-    game = start(
-        phase="attack",
-        rebel={"hand": ["Surprise Attack"], "active": ["Air Speeders"]},
-        imperial={"active": ["Troopers"]},
-        battle={
-            "step": "tricks",
-            "groups": [{"kind": "ground", "units": ["Air Speeders"], "blockers": ["Troopers"]}],
-        },
-    )
+    game = blocked_battle(["Air Speeders"], ["Troopers"], hand=["Surprise Attack"])
     found = blunders(game, ["play Surprise Attack", "pass", "pass"])
     assert card_names(game, found) == [("Surprise Attack", False)]
 
@@ -143,20 +121,8 @@ def test_a_surprise_attack_in_a_battle_won_anyway_changed_nothing() -> None:
 def test_a_surprise_attack_answered_by_a_trap_changed_nothing_and_the_trap_did() -> None:
     # Two Soldiers against two Troopers tie (2-2, both destroyed, R18); Surprise Attack makes
     # it 6-2, a win; the Trap 6-6, the same tie again (the plies 251-254, in small).
-    game = start(
-        phase="attack",
-        rebel={"hand": ["Surprise Attack"], "active": ["Rebel Soldier", "Rebel Soldier"]},
-        imperial={"hand": ["Trap"], "active": ["Troopers", "Troopers"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Rebel Soldier", "Rebel Soldier"],
-                    "blockers": ["Troopers", "Troopers"],
-                }
-            ],
-        },
+    game = blocked_battle(
+        ["Rebel Soldier"] * 2, ["Troopers"] * 2, hand=["Surprise Attack"], defender_hand=["Trap"]
     )
     found = blunders(game, ["play Surprise Attack", "play Trap", "pass", "pass"])
     assert card_names(game, found) == [("Surprise Attack", False), ("Trap", True)]
@@ -167,23 +133,8 @@ def test_a_psion_card_on_a_battle_won_anyway_changed_nothing() -> None:
     # Danger Sense (+2 ground) on the Wise Mentor (5) with three Soldiers: 8 or 10 against the
     # Battle Walkers (5) is won either way, and the Imperial player picks casualties worth up
     # to 5 either way (the Soldiers: heroes last, R19); the card changes neither.
-    game = start(
-        phase="attack",
-        rebel={
-            "hand": ["Danger Sense"],
-            "active": ["Wise Mentor", "Rebel Soldier", "Rebel Soldier", "Rebel Soldier"],
-        },
-        imperial={"active": ["Battle Walkers"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Wise Mentor", "Rebel Soldier", "Rebel Soldier", "Rebel Soldier"],
-                    "blockers": ["Battle Walkers"],
-                }
-            ],
-        },
+    game = blocked_battle(
+        ["Wise Mentor"] + ["Rebel Soldier"] * 3, ["Battle Walkers"], hand=["Danger Sense"]
     )
     texts = ["play Danger Sense on Wise Mentor", "pass", "pass"]
     s = game.clone(keep_log=True)
@@ -244,23 +195,8 @@ def test_a_card_that_changes_only_the_casualties_changed_something() -> None:
     # Air Speeders and two Soldiers (5) beat the Squad Leader (3) either way; the Imperial
     # budget of 3 takes a Soldier at 3 after Surprise Attack, two Soldiers (or the Speeders)
     # without it.
-    game = start(
-        phase="attack",
-        rebel={
-            "hand": ["Surprise Attack"],
-            "active": ["Air Speeders", "Rebel Soldier", "Rebel Soldier"],
-        },
-        imperial={"active": ["Squad Leader"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Air Speeders", "Rebel Soldier", "Rebel Soldier"],
-                    "blockers": ["Squad Leader"],
-                }
-            ],
-        },
+    game = blocked_battle(
+        ["Air Speeders", "Rebel Soldier", "Rebel Soldier"], ["Squad Leader"], ["Surprise Attack"]
     )
     texts = ["play Surprise Attack", "pass", "pass", "pick Rebel Soldier as a casualty"]
     found = blunders(game, texts)

@@ -27,7 +27,7 @@ from rebelspace.agents.heuristic.replies import chance_to_hold
 from rebelspace.engine import Ability, GameState, RulesOptions, Step, new_game
 from rebelspace.play import play_out
 from tests.agents.heuristic_bench import play_vs_random
-from tests.engine.helpers import start
+from tests.engine.helpers import blocked_battle, start
 
 REBEL, IMPERIAL = 0, 1
 
@@ -341,54 +341,19 @@ def test_takes_the_damage_when_it_wins_the_game() -> None:
 
 
 def test_plays_surprise_attack_to_turn_a_lost_battle() -> None:
-    game = start(
-        phase="attack",
-        rebel={"hand": ["Surprise Attack"], "active": ["Rebel Soldier", "Rebel Soldier"]},
-        imperial={"active": ["Squad Leader"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Rebel Soldier", "Rebel Soldier"],
-                    "blockers": ["Squad Leader"],
-                }
-            ],
-        },
-    )
+    game = blocked_battle(["Rebel Soldier"] * 2, ["Squad Leader"], hand=["Surprise Attack"])
     assert game.step == Step.TRICKS
     assert choose(game) == "play Surprise Attack"
 
 
 def test_keeps_surprise_attack_when_the_battle_is_won_anyway() -> None:
-    game = start(
-        phase="attack",
-        rebel={"hand": ["Surprise Attack"], "active": ["Air Speeders"]},
-        imperial={"active": ["Troopers"]},
-        battle={
-            "step": "tricks",
-            "groups": [{"kind": "ground", "units": ["Air Speeders"], "blockers": ["Troopers"]}],
-        },
-    )
+    game = blocked_battle(["Air Speeders"], ["Troopers"], hand=["Surprise Attack"])
     assert choose(game) == "pass"
 
 
 def test_defender_plays_trap_to_win_a_block() -> None:
-    game = start(
-        phase="attack",
-        rebel={"active": ["Grav Cycles", "Grav Cycles"]},
-        imperial={"hand": ["Trap"], "active": ["Squad Leader"]},
-        battle={
-            "step": "tricks",
-            "groups": [
-                {
-                    "kind": "ground",
-                    "units": ["Grav Cycles", "Grav Cycles"],
-                    "blockers": ["Squad Leader"],
-                }
-            ],
-        },
-        actions=["pass"],
+    game = blocked_battle(
+        ["Grav Cycles"] * 2, ["Squad Leader"], defender_hand=["Trap"], actions=["pass"]
     )
     assert game.to_move == IMPERIAL
     assert choose(game) == "play Trap"

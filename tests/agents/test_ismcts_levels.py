@@ -20,9 +20,10 @@ from rebelspace.agents.evaluate import (
     score,
 )
 from rebelspace.agents.heuristic import heuristic_action
-from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent
+from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent, Node, _thrifty
 from rebelspace.engine import GameState, load_scenario, new_game
 from rebelspace.play import bulk_agent
+from tests.engine.helpers import blocked_battle
 
 REBEL, IMPERIAL = 0, 1
 
@@ -170,6 +171,57 @@ def test_a_heavy_prior_shares_the_root_visits_out_as_the_policy_does() -> None:
         assert root.prior == (prior if weight else {})
         gaps[weight] = sum(abs(root.children[a].visits / 400 - prior[a]) for a in legal)
     assert gaps[50.0] < 0.05 < gaps[0.0]
+
+
+# ----------------------------------------------------------------------------- thrift
+
+
+def _tricks_window() -> GameState:
+    """R17's battle-tricks window: two Rebel Soldiers blocked by a Squad Leader, the Rebel
+    to act with a Surprise Attack in hand."""
+    return blocked_battle(["Rebel Soldier"] * 2, ["Squad Leader"], hand=["Surprise Attack"])
+
+
+def _searched(mover: int, visits: int, mean: float) -> Node:
+    node = Node(mover)
+    node.visits, node.reward = visits, visits * mean
+    return node
+
+
+@pytest.mark.parametrize(
+    ("card_mean", "pass_mean", "margin", "kept"),
+    [
+        (0.52, 0.50, 0.03, True),  # within the margin: the card is kept
+        (0.52, 0.50, 0.01, False),  # outside it: played
+        (0.80, 0.30, 0.03, False),  # the card wins the battle: played
+        (0.45, 0.50, 0.03, True),  # passing scored better, though visited less
+    ],
+)
+def test_thrift_keeps_a_battle_card_that_scored_no_better_than_passing(
+    card_mean: float, pass_mean: float, margin: float, kept: bool
+) -> None:
+    game = _tricks_window()
+    card, passing = game.ctx.space.parse("play Surprise Attack"), game.ctx.space.parse("pass")
+    assert set(game.legal_actions()) == {card, passing}
+    children = {card: _searched(REBEL, 200, card_mean), passing: _searched(REBEL, 50, pass_mean)}
+    assert _thrifty(game, children, card, margin) == (passing if kept else card)
+
+
+def test_thrift_leaves_every_choice_but_a_battle_card_alone() -> None:
+    game = _tricks_window()
+    card, passing = game.ctx.space.parse("play Surprise Attack"), game.ctx.space.parse("pass")
+    children = {card: _searched(REBEL, 50, 0.9), passing: _searched(REBEL, 200, 0.5)}
+    assert _thrifty(game, children, passing, 0.5) == passing
+    # A card whose alternative was never searched is played.
+    assert _thrifty(game, {card: children[card]}, card, 0.5) == card
+
+
+def test_a_thrifty_search_still_plays_the_card_that_wins_the_battle() -> None:
+    """Without the Surprise Attack the two Soldiers (ground 2) lose to the Squad Leader."""
+    game = _tricks_window()
+    agent = ISMCTSAgent(game.ctx, 3, Budget(iterations=100, thrift=0.03))
+    chosen = agent.act(game.view(game.to_move), game.legal_actions())
+    assert game.ctx.space.text(chosen) == "play Surprise Attack"
 
 
 # ----------------------------------------------------------------------------- evaluation

@@ -95,3 +95,25 @@ def casualty_outcomes(state: GameState) -> set[tuple[str, ...]]:
 
     explore(state.clone(), ())
     return outcomes
+
+
+def blocked_battle(
+    attackers: list[str],
+    blockers: list[str],
+    hand: Iterable[str] = (),
+    defender_hand: Iterable[str] = (),
+    **fields: Any,
+) -> GameState:
+    """R17's battle-tricks window of one ground battle: the Rebel's ``attackers`` (its whole
+    Active Zone) blocked by the Imperial ``blockers`` (its whole Active Zone), the Rebel to
+    act; ``fields`` are further scenario fields (``actions``, ``seed``...)."""
+    return start(
+        phase="attack",
+        rebel={"hand": list(hand), "active": attackers},
+        imperial={"hand": list(defender_hand), "active": blockers},
+        battle={
+            "step": "tricks",
+            "groups": [{"kind": "ground", "units": attackers, "blockers": blockers}],
+        },
+        **fields,
+    )
