@@ -20,7 +20,15 @@ from rebelspace.agents.evaluate import (
     score,
 )
 from rebelspace.agents.heuristic import heuristic_action
-from rebelspace.agents.ismcts import EVALUATIONS, LEVELS, Budget, ISMCTSAgent, Node, _thrifty
+from rebelspace.agents.ismcts import (
+    EVALUATIONS,
+    LEVELS,
+    THRIFT,
+    Budget,
+    ISMCTSAgent,
+    Node,
+    _thrifty,
+)
 from rebelspace.engine import GameState, load_scenario, new_game
 from rebelspace.play import bulk_agent
 from tests.engine.helpers import blocked_battle
@@ -216,12 +224,21 @@ def test_thrift_leaves_every_choice_but_a_battle_card_alone() -> None:
     assert _thrifty(game, {card: children[card]}, card, 0.5) == card
 
 
-def test_a_thrifty_search_still_plays_the_card_that_wins_the_battle() -> None:
-    """Without the Surprise Attack the two Soldiers (ground 2) lose to the Squad Leader."""
+@pytest.mark.parametrize(("thrift", "expected"), [(0.0, "play"), (THRIFT, "play"), (1.0, "pass")])
+def test_a_thrifty_search_still_plays_the_card_that_wins_the_battle(
+    thrift: float, expected: str
+) -> None:
+    """Without the Surprise Attack the two Soldiers (ground 2) lose to the Squad Leader: the
+    levels' margin plays it; a margin wider than any score difference keeps it."""
     game = _tricks_window()
-    agent = ISMCTSAgent(game.ctx, 3, Budget(iterations=100, thrift=0.03))
+    agent = ISMCTSAgent(game.ctx, 3, Budget(iterations=100, thrift=thrift))
     chosen = agent.act(game.view(game.to_move), game.legal_actions())
-    assert game.ctx.space.text(chosen) == "play Surprise Attack"
+    assert game.ctx.space.text(chosen).startswith(expected)
+
+
+def test_the_levels_above_easy_keep_battle_cards_and_easy_does_not() -> None:
+    assert {LEVELS[level].thrift for level in ("normal", "hard", "expert")} == {THRIFT}
+    assert LEVELS["easy"].thrift == 0.0  # easy is meant to lose to the heuristic
 
 
 # ----------------------------------------------------------------------------- evaluation
