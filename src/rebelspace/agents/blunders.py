@@ -48,10 +48,10 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from rebelspace.engine import (
+    BATTLE_CARD_KINDS,
     Ability,
     BattleResult,
     GameState,
-    Kind,
     Step,
     group_value,
 )
@@ -66,7 +66,6 @@ from rebelspace.engine.events import (
 from .heuristic import heuristic_action
 
 ATTACK_STEPS = frozenset({Step.FORM, Step.ION, Step.BLOCK, Step.TARGET, Step.TRICKS, Step.CASUALTY})
-CARD_KINDS = frozenset({Kind.PLAY_TRICK, Kind.PLAY_PSION})
 MAX_COUNTERFACTUAL_PLIES = 500  # a window and its casualties take a few dozen at most
 
 
@@ -198,7 +197,7 @@ class _Replay:
             if ph.open_values is None and s.step == Step.TRICKS:
                 ph.open_values = _open_values(s)
                 ph.groups = sum(1 for units in s.groups if units)
-        if s.step == Step.TRICKS and s.ctx.space.decoded[a].kind in CARD_KINDS:
+        if s.step == Step.TRICKS and s.ctx.space.decoded[a].kind in BATTLE_CARD_KINDS:
             self.before_card[i] = s.clone(keep_log=True)
         cas_group = s.cas.group if s.step == Step.CASUALTY and s.cas is not None else -1
         assert s.events is not None

@@ -16,14 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from rebelspace.engine import GameContext, GameState, Kind, PlayerView, Step
+from rebelspace.engine import BATTLE_CARD_KINDS, GameContext, GameState, Kind, PlayerView, Step
 from rebelspace.engine.sampling import redeal, sample_state
 
 from .base import ThinkingAgent
 from .evaluate import Score, card_score, evaluate, race_score, score
 from .heuristic import heuristic_action
-
-BATTLE_CARD_KINDS = frozenset({Kind.PLAY_TRICK, Kind.PLAY_PSION})
 
 Policy = Callable[[GameState, Sequence[int], random.Random], int]
 

@@ -17,7 +17,7 @@ rules as questions (``can_start_group``, ``can_join_group``, ``casualty_candidat
 typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and friends).
 """
 
-from .actions import Action, ActionSpace, Kind
+from .actions import BATTLE_CARD_KINDS, Action, ActionSpace, Kind
 from .cards import IMPERIAL, REBEL, SIDE_NAMES, CardDB, CardType, load_cards
 from .errors import (
     ActionError,
@@ -86,6 +86,7 @@ from .views import (
 )
 
 __all__ = [
+    "BATTLE_CARD_KINDS",
     "EVENT_TYPES",
     "IMPERIAL",
     "PLAYER_NAMES",

@@ -88,6 +88,11 @@ class Kind(IntEnum):
     DISCARD = 22
 
 
+#: The actions that play a battle card in R17's battle-tricks window: Surprise Attack, Trap,
+#: Multiple Targets (R22) and the psion cards (R24).
+BATTLE_CARD_KINDS = frozenset({Kind.PLAY_TRICK, Kind.PLAY_PSION})
+
+
 ACTIVE_ZONE, INACTIVE_ZONE = 0, 1
 
 
