@@ -7,11 +7,12 @@ const PHASE = {
   attack: "Attack phase",
   deploy: "Deploy phase",
   end: "End phase",
-  over: "Game over",
 };
 
 export function phaseLine(view) {
-  const step = view.step !== view.phase && view.phase !== "over" ? ` (${view.step})` : "";
+  // After the end there is no one's turn or phase to name: the turn it ended on and who won.
+  if (view.phase === "over") return `Turn ${view.turn} · ${view.winner ? `${cap(view.winner)} won` : "the game is over"}`;
+  const step = view.step !== view.phase ? ` (${view.step})` : "";
   return `Turn ${view.turn} · ${cap(view.active_player)}'s turn · ${PHASE[view.phase] || view.phase}${step}`;
 }
 

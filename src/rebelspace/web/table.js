@@ -315,7 +315,7 @@ export function renderTable(root, msg, actions, memory, ui) {
   // decision (prompt and hand) docked at the bottom; the log and help in a side column.
   const table = h(
     "div",
-    { class: "table" },
+    { class: ["table", view.battle ? "" : "no-battle"] },
     sideEl(view, view.opponent, { me: false, label: oppLabel, ui }),
     h("div", { class: "middle" }, view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg), ui.playbackEl()),
     sideEl(view, view.you, { me: true, label: myLabel, ui }),
