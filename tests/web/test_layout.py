@@ -36,6 +36,9 @@ READ_BOXES = """() => {
     me: one('.player.me'),
     battle: one('#battle'),
     winner: one('#winner'),
+    noBattle: document.querySelector('.table.no-battle') !== null,
+    handRow: (() => { const c = document.querySelector('.dock .hand > .cards');
+                      return c ? {scroll: c.scrollWidth, client: c.clientWidth} : null; })(),
   };
 }"""
 
@@ -62,6 +65,10 @@ def check_one_screen(page: Any, size: tuple[int, int], shots: Path, seen: set[st
     assert boxes["buttons"], f"{step}: the prompt has no button"
     for button in boxes["buttons"]:
         assert_inside(f"{step}: button {button['text']!r}", button, viewport)
+    if size[0] < 700 and boxes["noBattle"] and boxes["handRow"]:
+        # On a phone with no battle on, the hand wraps: no card is hidden off to the side.
+        row = boxes["handRow"]
+        assert row["scroll"] <= row["client"] + 1, f"{step}: the hand scrolls sideways: {row}"
     if step not in seen:
         seen.add(step)
         name = step.replace(" ", "-")
