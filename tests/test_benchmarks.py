@@ -3,11 +3,14 @@ budgets far too small to mean anything: the figures themselves are in the notes)
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from rebelspace.agents.ismcts import ISMCTSAgent
+from rebelspace.engine import new_game
 from rebelspace.training.teacher import generate_teacher_games
 
 ROOT = Path(__file__).parents[1]
@@ -66,3 +69,39 @@ def test_the_targets_benchmark_refuses_an_unknown_target() -> None:
         timeout=120,
     )
     assert done.returncode == 2 and "unknown targets" in done.stderr and name in done.stderr
+
+
+def test_the_ceiling_benchmark_plays_each_deal_twice_and_prints_an_interval() -> None:
+    out = json.loads(
+        run_benchmark("ceiling.py", "--level", "easy", "--deals", "1", "--workers", "1", "--json")
+    )
+    assert (out["level"], out["games"], out["deals"]) == ("easy", 2, 1)
+    assert 0 <= out["all_seeing_wins"] <= 2
+    low, high = out["ci95"]
+    assert 0.0 <= low <= out["all_seeing_win_rate"] <= high <= 1.0
+
+
+def test_the_all_seeing_search_starts_each_iteration_from_the_true_state() -> None:
+    # The ceiling measures perfect knowledge only if the all-seeing agent's copies hold the
+    # true hidden cards, where the fair search's are dealt again (R5).
+    spec = importlib.util.spec_from_file_location("ceiling", ROOT / "benchmarks" / "ceiling.py")
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    game = new_game(7, log=False)
+    me = game.to_move
+    seer = ceiling.AllSeeing(game.ctx, 1, "easy")
+    fair = ISMCTSAgent(game.ctx, 1, "easy")
+    opp = 1 - me
+    guessed_hands = []
+    for _ in range(5):
+        seen, guessed = seer._determinize(game, me), fair._determinize(game, me)
+        assert (seen.hand, seen.deck, seen.rng) == (game.hand, game.deck, game.rng)
+        assert seen is not game  # a copy: the search never plays on the real game
+        assert guessed.hand[me] == game.hand[me]  # its own hand is no secret
+        assert guessed.rng != game.rng  # nor does it know the future shuffles
+        assert sorted(guessed.hand[opp] + guessed.deck[opp]) == sorted(
+            game.hand[opp] + game.deck[opp]
+        )
+        guessed_hands.append(guessed.hand[opp])
+    assert any(hand != game.hand[opp] for hand in guessed_hands)

@@ -200,7 +200,7 @@ class ISMCTSAgent(ThinkingAgent):
                 self.capped += 1
                 break
             iterations += 1
-            state = redeal(root_state, me, self.rng)
+            state = self._determinize(root_state, me)
             horizon = state.turn + budget.rollout_turns
             path = self._descend(state, root)
             self._rollout(state, horizon)
@@ -219,6 +219,12 @@ class ISMCTSAgent(ThinkingAgent):
         if budget.thrift and root_state.step == Step.TRICKS:
             return _thrifty(root_state, children, best, budget.thrift)
         return best
+
+    def _determinize(self, root_state: GameState, me: int) -> GameState:
+        """One iteration's copy of the root, with what ``me`` cannot see dealt again: the
+        opponent's unknown cards, both decks' order and the engine's seed. (Only
+        ``benchmarks/ceiling.py`` overrides it, to measure what seeing everything is worth.)"""
+        return redeal(root_state, me, self.rng)
 
     def _descend(self, state: GameState, root: Node) -> list[Node]:
         """Selection and expansion: walk ``state`` down the tree from ``root`` by UCT until
