@@ -73,9 +73,20 @@ def test_the_targets_benchmark_refuses_an_unknown_target() -> None:
 
 def test_the_ceiling_benchmark_plays_each_deal_twice_and_prints_an_interval() -> None:
     out = json.loads(
-        run_benchmark("ceiling.py", "--level", "easy", "--deals", "1", "--workers", "1", "--json")
+        run_benchmark(
+            "ceiling.py",
+            "--level",
+            "easy",
+            "--against",
+            "normal",
+            "--deals",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        )
     )
-    assert (out["level"], out["games"], out["deals"]) == ("easy", 2, 1)
+    assert (out["level"], out["against"], out["games"], out["deals"]) == ("easy", "normal", 2, 1)
     assert 0 <= out["all_seeing_wins"] <= 2
     low, high = out["ci95"]
     assert 0.0 <= low <= out["all_seeing_win_rate"] <= high <= 1.0
