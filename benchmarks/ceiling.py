@@ -13,8 +13,8 @@ deal as one unit (``rebelspace.lab.stats.unit_rate``).
 Why: issue 17 asks for a level that beats ``normal`` 70% of the time. The rate printed here
 is what perfect knowledge of every hidden card and every future shuffle is worth to a search
 against ``normal``; a fair level reaching 70% would have to gain more than that from better
-play alone. It is a
-measurement only: the all-seeing agent breaks R5 by design and is never offered as a player.
+play alone. It is a measurement only: the all-seeing agent breaks R5 by design and is never
+offered as a player.
 """
 
 from __future__ import annotations
@@ -86,11 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result: dict[str, Any] = {
         "level": args.level,
         "against": against,
-        "games": rate.games,
         "deals": rate.units,
-        "all_seeing_wins": rate.wins,
-        "all_seeing_win_rate": round(rate.wins / rate.games, 4),
-        "ci95": [round(rate.low, 4), round(rate.high, 4)],
+        **rate.to_dict(),  # the all-seeing agent's wins, games, rate and interval
         "seed": args.seed,
         "seconds": round(time.monotonic() - started, 1),
     }
@@ -100,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lo, hi = result["ci95"]
         print(
             f"all-seeing {args.level} against {against}: {rate.wins} of {rate.games} games,"
-            f" {100 * rate.wins / rate.games:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%),"
+            f" {100 * rate.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%),"
             f" {rate.units} deals, seed {args.seed}"
         )
     return 0

@@ -87,9 +87,9 @@ def test_the_ceiling_benchmark_plays_each_deal_twice_and_prints_an_interval() ->
         )
     )
     assert (out["level"], out["against"], out["games"], out["deals"]) == ("easy", "normal", 2, 1)
-    assert 0 <= out["all_seeing_wins"] <= 2
+    assert 0 <= out["wins"] <= 2
     low, high = out["ci95"]
-    assert 0.0 <= low <= out["all_seeing_win_rate"] <= high <= 1.0
+    assert 0.0 <= low <= out["rate"] <= high <= 1.0
 
 
 def test_the_all_seeing_search_starts_each_iteration_from_the_true_state() -> None:
