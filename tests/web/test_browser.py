@@ -586,6 +586,46 @@ def test_a_cards_full_text_shows_on_hover_and_focus(server: ServerProcess, brows
     assert errors == []
 
 
+def test_a_long_press_shows_a_cards_text_and_its_release_is_not_a_choice(
+    server: ServerProcess, browser: Any
+) -> None:
+    """On a touch screen there is no hover: a long press shows the card's text, and the click
+    that ends the press must not also play the card (cards.js, installCardInfo)."""
+    errors: list[str] = []
+    page = open_page(browser, server.url, errors)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    start_computer_game(page)
+    player = Clicker(page)
+    hand = page.locator(".hand .card.clickable")
+    player.play_until(lambda: player.attr("step") == "deploy" and hand.count() > 0)
+    assert not player.is_over(), "the game ended before a deploy with a playable card"
+    card = hand.first
+    name = card.get_attribute("data-name")
+    version = player.attr("version")
+    posts.clear()
+
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+    info = page.locator("#card-info")
+    info.wait_for(state="visible")
+    assert name is not None and name in info.inner_text()
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
+    card.click()  # the click a touch screen sends when the finger lifts
+    assert page.locator("#action-menu").count() == 0
+    assert player.attr("version") == version
+    # A plain click afterwards does choose: it opens the card's menu or sends its action.
+    card.click()
+    page.wait_for_function(
+        "(v) => document.getElementById('action-menu')"
+        " || document.getElementById('app').dataset.version !== v",
+        arg=version,
+    )
+    menu = page.locator("#action-menu").count()
+    # Only the plain click reached the server, if anything did: the long press sent nothing.
+    assert len([u for u in posts if u.endswith("/actions")]) == (0 if menu else 1), posts
+    assert errors == []
+
+
 def test_an_only_choice_is_made_after_a_visible_note(server: ServerProcess, browser: Any) -> None:
     errors: list[str] = []
     # The default setting: an only choice (a lone "Pass") is not waited for.
