@@ -50,6 +50,18 @@ def positive_float(text: str) -> float:
     return value
 
 
+def share(text: str) -> float:
+    """An argparse type: a share from 0 up to, but not including, 1 (a held-out share: all of
+    the games held out would leave none to fit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1), got {text}")
+    return value
+
+
 def add_cards_arg(p: argparse.ArgumentParser) -> None:
     """``--cards FILE``: read with ``cards_from``."""
     p.add_argument("--cards", metavar="FILE", help="card file (default: the packaged lists)")

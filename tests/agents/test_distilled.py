@@ -25,6 +25,7 @@ from rebelspace.agents.registry import AgentSpecError, make_agent
 from rebelspace.engine import GameState, context_for, new_game
 from rebelspace.play import play_match
 from rebelspace.play.schedule import deal_seed
+from rebelspace.training.command import add_train_parser
 from rebelspace.training.distil_command import add_distil_parser
 from rebelspace.training.teacher import play_teacher_game, read_games
 from tests.agents.agent_helpers import check_blind_to_hidden_cards
@@ -144,15 +145,28 @@ def test_distil_is_deterministic_and_resumes(
     assert PolicyModel.load(tmp_path / "b" / "weights.json").weights == weights
 
 
-@pytest.mark.parametrize(
-    ("extra", "needle"),
-    [(["--teacher", "heuristic"], "searching agent"), (["--holdout", "1.5"], "--holdout")],
-)
-def test_distil_refuses_bad_arguments_before_playing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], needle: str
+def test_distil_refuses_a_teacher_that_does_not_search_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run_distil(["--dir", str(tmp_path), "--no-progress", *extra]) == 2
-    assert needle in capsys.readouterr().err
+    assert run_distil(["--dir", str(tmp_path), "--no-progress", "--teacher", "heuristic"]) == 2
+    assert "searching agent" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("command", ["train", "distil"])
+@pytest.mark.parametrize("holdout", ["1.5", "1", "-0.1", "half"])
+def test_a_held_out_share_outside_0_to_1_is_refused_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, holdout: str
+) -> None:
+    parser = argparse.ArgumentParser(prog="rebelspace")
+    subparsers = parser.add_subparsers()
+    add_train_parser(subparsers)
+    add_distil_parser(subparsers)
+    with pytest.raises(SystemExit) as exited:
+        parser.parse_args([command, "--dir", str(tmp_path), "--holdout", holdout])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "--holdout" in err and holdout in err, err
     assert not (tmp_path / "data").exists()
 
 

@@ -39,7 +39,6 @@ ANALYSIS_AGENT = "ismcts:250"
 RUNNERS_UP = 2
 
 Winner = Literal["attacker", "defender", "both"]
-SIDES = SIDE_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +164,9 @@ def win_probability(value: float, baseline: float) -> float:
 
 
 def _seat(view: PlayerView) -> int:
-    if view.player not in SIDES:
+    if view.player not in SIDE_NAMES:
         raise ValueError(f"advice is for a player's view, not a {view.player!r} view")
-    return SIDES.index(view.player)
+    return SIDE_NAMES.index(view.player)
 
 
 def race(view: PlayerView, ctx: GameContext, seed: int) -> Race:
@@ -324,9 +323,9 @@ def analyse(
     record's seed and the ply, so the same record gives the same analysis. ``progress(done,
     total)`` is called after each action replayed.
     """
-    if side not in SIDES:
-        raise ValueError(f"side must be one of {SIDES}, got {side!r}")
-    seat = SIDES.index(side)
+    if side not in SIDE_NAMES:
+        raise ValueError(f"side must be one of {SIDE_NAMES}, got {side!r}")
+    seat = SIDE_NAMES.index(side)
     if not isinstance(record, dict):
         raise RecordError("record: a record is a JSON object")
     replay(record, log=False)  # every check of the record, before any search

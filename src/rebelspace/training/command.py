@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rebelspace.cliargs import EXIT_OK, fail, positive_int
+from rebelspace.cliargs import EXIT_OK, fail, positive_int, share
 from rebelspace.play.pool import local_cores
 
 DEFAULT_POLICIES = "heuristic,heuristic~0.1"
@@ -56,7 +56,7 @@ def add_common_args(
     p.add_argument("--games", type=positive_int, default=games, help=games_help)
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--chunk", type=positive_int, default=chunk, help="games per chunk file")
-    p.add_argument("--holdout", type=float, default=0.1, help="share of games held out")
+    p.add_argument("--holdout", type=share, default=0.1, help="share of games held out")
     p.add_argument("--l2", type=float, default=1e-3)
     p.add_argument("--workers", type=positive_int, default=None, help="default: every core")
     p.add_argument("--out", type=Path, default=None, help="default: DIR/weights.json")
@@ -77,8 +77,6 @@ def run_train(args: argparse.Namespace) -> int:
     policies = [s.strip() for s in args.policies.split(",") if s.strip()]
     if not policies:
         return fail("train", "--policies names no policy")
-    if not 0.0 <= args.holdout < 1.0:
-        return fail("train", f"--holdout must be in [0, 1), got {args.holdout}")
     folder: Path = args.dir
     workers = args.workers or local_cores()
     progress = False if args.no_progress else None

@@ -52,8 +52,6 @@ def run_distil(args: argparse.Namespace) -> int:
         return fail(
             "distil", f"--teacher must be a searching agent (ismcts...), got {args.teacher!r}"
         )
-    if not 0.0 <= args.holdout < 1.0:
-        return fail("distil", f"--holdout must be in [0, 1), got {args.holdout}")
 
     from .distil import agreement, fit_policy, positions
     from .teacher import generate_teacher_games, read_games
