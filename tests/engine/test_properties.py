@@ -965,7 +965,8 @@ def test_clones_are_equal_and_independent(
 # Slots that do not decide the game: shared context, the seed (the generator state ``rng``
 # carries it), the log, the history and the legal-action cache.
 # The tally is the balance lab's statistics, not part of the game (engine/tally.py).
-NOT_IN_KEY = frozenset({"ctx", "seed", "events", "history", "tally", "_legal"})
+# The log and what is derived from it (``_lines``: its rendered lines) never decide the game.
+NOT_IN_KEY = frozenset({"ctx", "seed", "events", "history", "tally", "_legal", "_lines"})
 
 
 def changed(value: Any) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 from typing import Any
 
 import pytest
@@ -288,3 +289,23 @@ def test_views_name_cards_never_instances() -> None:
 def test_a_view_of_no_player_is_refused() -> None:
     with pytest.raises(ValueError, match="player must be 0"):
         new_game(3).view(2)
+
+
+def test_the_log_is_rendered_once_and_stays_right_as_the_game_goes_on() -> None:
+    """Views carry the log; its lines are rendered once each and kept (``GameState._lines``),
+    so a view, a clone's view and a fresh rendering of every event must still agree."""
+    game = new_game(8)
+    rng = random.Random(8)
+    while not game.is_over:
+        if rng.random() < 0.3:
+            names = game.ctx.tables.names
+            full = [render(e, names) for e in game.events or ()]
+            assert game.log_lines() == full
+            for p in (REBEL, IMPERIAL):
+                seen = [render(e, names) for e in game.visible_events(p)]
+                assert list(game.view(p).log) == seen == game.clone(keep_log=True).log_lines(p)
+            public = [render(e, names) for e in game.visible_events(None)]
+            assert list(game.public_view().log) == public
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.events is not None
+    assert game.log_lines()[-1] == render(game.events[-1], game.ctx.tables.names)

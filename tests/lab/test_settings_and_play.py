@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rebelspace.engine import CardDataError, OptionsError
+from rebelspace.engine import CardDataError, OptionsError, context_for
 from rebelspace.lab.games import deal_seed, ending_of, play_batch, play_game, sides
 from rebelspace.lab.settings import RunSettings, SettingsError, parse_set
 
@@ -131,3 +131,17 @@ def test_a_run_label_names_the_variant_and_its_card_differences(tmp_path) -> Non
     assert from_file.label() == "cheap ships: heuristic, seed 1, Space Cruiser.space=8 (printed 10)"
     assert from_file.run_id != printed.run_id
     assert RunSettings.from_json(from_file.to_json()).label() == from_file.label()
+
+
+def test_batches_of_one_run_share_one_card_list_and_so_one_game_context() -> None:
+    # Each batch asks its settings for the cards; a new card list object per batch would build
+    # a new context (tables and action space, about 0.1 s) for every batch.
+    run = RunSettings.build(("random", "random"), 3)
+    again = RunSettings.build(("random", "random"), 4)
+    assert run.cards() is run.cards() is again.cards()
+    assert context_for(run.cards(), run.rules_options()) is context_for(
+        again.cards(), again.rules_options()
+    )
+    changed = RunSettings.build(("random", "random"), 3, sets=["Space Cruiser.space=8"])
+    assert changed.cards() is not run.cards()
+    assert changed.cards().by_name("Space Cruiser").space == 8

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from .cache import per_object
 from .cards import SIDE_NAMES
 from .errors import RebelSpaceError
 from .events import RESULT_NAMES
@@ -27,6 +28,7 @@ from .state import (
     GameState,
     Outcome,
 )
+from .tables import Tables
 from .values import NO_TARGET
 from .views import PlayerView, UnitView
 
@@ -40,14 +42,22 @@ def sample_state(view: PlayerView, ctx: GameContext, seed: int) -> GameState:
     return _Sampler(view, ctx, seed).build()
 
 
+def _by_name(t: Tables) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each card name with its instances, in ascending order (``take`` pops the last)."""
+    pool: dict[str, list[int]] = {}
+    for i in range(t.n):
+        pool.setdefault(t.names[t.type_of[i]], []).append(i)
+    return tuple((name, tuple(ids)) for name, ids in pool.items())
+
+
+_instances_by_name = per_object(_by_name)  # built once per card list, copied per sample
+
+
 class _Sampler:
     def __init__(self, view: PlayerView, ctx: GameContext, seed: int) -> None:
         self.view = view
         self.ctx = ctx
-        t = ctx.tables
-        self.pool: dict[str, list[int]] = {}
-        for i in range(t.n):
-            self.pool.setdefault(t.names[t.type_of[i]], []).append(i)
+        self.pool = {name: list(ids) for name, ids in _instances_by_name(ctx.tables)}
         self.s = s = GameState.empty(ctx, seed, False)
         s.history = None
 

@@ -21,6 +21,7 @@ from .cards import IMPERIAL, REBEL, CardDB, load_cards
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
     PLAYER_NAMES,
+    PUBLIC,
     EndReason,
     Event,
     GameOver,
@@ -213,6 +214,7 @@ class GameState:
         "history",
         "tally",
         "_legal",
+        "_lines",
     )
 
     ctx: GameContext
@@ -253,6 +255,9 @@ class GameState:
     history: list[int] | None
     tally: Tally | None  # statistics for the balance lab; not part of the game
     _legal: list[int] | None
+    # The log's lines of ``events[:len(_lines)]``, rendered once each: a view carries the log,
+    # and rendering the whole of it for every view made a game's views cost O(plies²).
+    _lines: list[str]
 
     @classmethod
     def empty(cls, ctx: GameContext, seed: int, log: bool) -> GameState:
@@ -300,6 +305,7 @@ class GameState:
         self.history = []
         self.tally = None
         self._legal = None
+        self._lines = []
 
     # ----------------------------------------------------------------- public API
 
@@ -425,14 +431,31 @@ class GameState:
 
     def public_log_lines(self) -> list[str]:
         """The log without either player's hidden lines (what a spectator may read)."""
-        names = self.ctx.tables.names
-        return [render(e, names) for e in self.visible_events(None)]
+        return [
+            line
+            for e, line in zip(self.events or (), self._rendered(), strict=True)
+            if e.visible_to == PUBLIC
+        ]
 
     def log_lines(self, player: int | None = None) -> list[str]:
         """The game log, as ``player`` may read it (None: the full log, for records)."""
-        names = self.ctx.tables.names
-        events = self.events or () if player is None else self.visible_events(player)
-        return [render(e, names) for e in events]
+        lines = self._rendered()
+        if player is None:
+            return lines[:]
+        return [
+            line
+            for e, line in zip(self.events or (), lines, strict=True)
+            if e.visible_to in (PUBLIC, player)
+        ]
+
+    def _rendered(self) -> list[str]:
+        """Every event's line of the log, each rendered once (events are only appended)."""
+        events = self.events or ()
+        lines = self._lines
+        if len(lines) < len(events):
+            names = self.ctx.tables.names
+            lines.extend(render(e, names) for e in events[len(lines) :])
+        return lines
 
     def clone(self, *, keep_log: bool = False) -> GameState:
         """A copy for search, sharing only immutable parts. The log and history are dropped
@@ -479,9 +502,11 @@ class GameState:
         if keep_log:
             c.events = None if self.events is None else self.events[:]
             c.history = None if self.history is None else self.history[:]
+            c._lines = self._lines[:]  # noqa: SLF001
         else:
             c.events = None
             c.history = None
+            c._lines = []  # noqa: SLF001
         c.tally = None
         c._legal = self._legal  # noqa: SLF001 (c is a GameState: its own class's field)
         return c
