@@ -402,9 +402,14 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 BY_TYPE: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
 
 
+def sees(player: int | None, event: Event) -> bool:
+    """Whether ``player`` may see ``event`` (R5); ``None``: a spectator, public events only."""
+    return event.visible_to in (PUBLIC, player)
+
+
 def visible_events(events: Iterable[Event], player: int | None) -> list[Event]:
     """The events ``player`` may see (R5); ``None``: a spectator, public events only."""
-    return [e for e in events if e.visible_to in (PUBLIC, player)]
+    return [e for e in events if sees(player, e)]
 
 
 # ----------------------------------------------------------------------------- reveals

@@ -21,12 +21,12 @@ from .cards import IMPERIAL, REBEL, CardDB, load_cards
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
     PLAYER_NAMES,
-    PUBLIC,
     EndReason,
     Event,
     GameOver,
     end_reason_text,
     render,
+    sees,
     visible_events,
 )
 from .options import RulesOptions
@@ -431,22 +431,16 @@ class GameState:
 
     def public_log_lines(self) -> list[str]:
         """The log without either player's hidden lines (what a spectator may read)."""
-        return [
-            line
-            for e, line in zip(self.events or (), self._rendered(), strict=True)
-            if e.visible_to == PUBLIC
-        ]
+        return self._lines_for(None)
 
     def log_lines(self, player: int | None = None) -> list[str]:
         """The game log, as ``player`` may read it (None: the full log, for records)."""
-        lines = self._rendered()
-        if player is None:
-            return lines[:]
-        return [
-            line
-            for e, line in zip(self.events or (), lines, strict=True)
-            if e.visible_to in (PUBLIC, player)
-        ]
+        return self._rendered()[:] if player is None else self._lines_for(player)
+
+    def _lines_for(self, reader: int | None) -> list[str]:
+        """The log's lines that ``reader`` may see (R5; None: a spectator)."""
+        events = self.events or ()
+        return [line for e, line in zip(events, self._rendered(), strict=True) if sees(reader, e)]
 
     def _rendered(self) -> list[str]:
         """Every event's line of the log, each rendered once (events are only appended)."""
