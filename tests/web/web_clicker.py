@@ -27,6 +27,21 @@ MY_MOVE_OR_OVER = """() => {
 }"""
 
 
+# What a test failing to see its click answered reports of the page.
+PAGE_STATE = """() => {
+  const app = document.getElementById('app');
+  const prompt = document.getElementById('prompt');
+  const menu = document.getElementById('action-menu');
+  return JSON.stringify({
+    data: app ? { ...app.dataset } : null,
+    phase: (document.getElementById('phase') || {}).textContent,
+    prompt: prompt ? prompt.outerHTML.slice(0, 1500) : null,
+    menu: menu ? menu.outerHTML.slice(0, 500) : null,
+    error: (document.getElementById('error') || {}).textContent || null,
+  });
+}"""
+
+
 class Clicker:
     def __init__(self, page: Page, name: str = "player") -> None:
         self.page = page
@@ -152,9 +167,18 @@ class Clicker:
     def act(self, timeout: float = 30_000) -> None:
         """Make one decision and wait until the page shows the game after it."""
         before = self.attr("version") or ""
+        step = self.attr("step")
+        kinds = self.kinds.copy()
         self._decide()
         self.clicks += 1
-        self.page.wait_for_function(VERSION_CHANGED, arg=before, timeout=timeout)
+        try:
+            self.page.wait_for_function(VERSION_CHANGED, arg=before, timeout=timeout)
+        except Exception as e:  # playwright's TimeoutError: say what was clicked, and the page
+            did = dict(self.kinds - kinds) or "no click counted"
+            raise AssertionError(
+                f"{self.name}: the page stayed at version {before} after {did} at step {step!r}"
+                f" (click {self.clicks}); page: {self.page.evaluate(PAGE_STATE)}"
+            ) from e
         error = self.error_text()
         if error:
             raise AssertionError(f"{self.name}: the server refused a click: {error}")
