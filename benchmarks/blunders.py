@@ -32,7 +32,8 @@ from rebelspace.agents.registry import make_agent
 from rebelspace.engine import IMPERIAL, REBEL, GameState, context_for, new_game
 from rebelspace.lab.stats import unit_rate
 from rebelspace.play import decider_for
-from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+from rebelspace.play.match import match_seed
+from rebelspace.seeds import DEAL, derive_seed
 
 
 def _decider(spec: str, game_seed: int, p: int) -> StepHandler:
@@ -40,7 +41,7 @@ def _decider(spec: str, game_seed: int, p: int) -> StepHandler:
     ``heuristic_variants.py``."""
     if spec.startswith("variant:"):
         return VARIANTS[spec.removeprefix("variant:")]()
-    agent = make_agent(spec, context_for(), derive_seed(game_seed, MATCH_AGENT + p))
+    agent = make_agent(spec, context_for(), match_seed(game_seed, p))
     return decider_for(agent, p)
 
 

@@ -32,9 +32,8 @@ from rebelspace.engine import GameState, new_game
 from rebelspace.lab.stats import unit_rate
 from rebelspace.play import Decider, run_game
 from rebelspace.play.arena import Task, tasks
-from rebelspace.play.match import bulk_agent, decider_for
+from rebelspace.play.match import bulk_agent, decider_for, match_seed
 from rebelspace.play.pool import batches, local_cores, parallel_map
-from rebelspace.seeds import MATCH_AGENT, derive_seed
 
 
 class AllSeeing(ISMCTSAgent):
@@ -51,11 +50,9 @@ def play(job: tuple[str, str, list[Task]]) -> list[tuple[int, bool]]:
     for task in todo:
         game = new_game(task.game_seed, log=False)
         side = 0 if task.a_is_rebel else 1
-        seer = AllSeeing(game.ctx, derive_seed(task.game_seed, MATCH_AGENT + side), level)
+        seer = AllSeeing(game.ctx, match_seed(task.game_seed, side), level)
         seer.drop_time_cap()
-        fair = bulk_agent(
-            f"ismcts:{against}", game.ctx, derive_seed(task.game_seed, MATCH_AGENT + 1 - side)
-        )
+        fair = bulk_agent(f"ismcts:{against}", game.ctx, match_seed(task.game_seed, 1 - side))
         deciders: list[Decider] = [seer.search, seer.search]
         deciders[1 - side] = decider_for(fair, 1 - side)
         run_game(game, deciders)

@@ -34,7 +34,8 @@ from rebelspace.agents.registry import make_agent
 from rebelspace.engine import GameContext, GameState, new_game
 from rebelspace.lab.stats import unit_rate
 from rebelspace.play import play_out
-from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+from rebelspace.play.match import match_seed
+from rebelspace.seeds import DEAL, derive_seed
 
 
 def build(spec: str, ctx: GameContext, seed: int) -> Agent:
@@ -126,9 +127,7 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
     for a_side in (0, 1):
         game = new_game(game_seed, log=False)
         specs = (a, b) if a_side == 0 else (b, a)
-        agents = [
-            build(s, game.ctx, derive_seed(game_seed, MATCH_AGENT + i)) for i, s in enumerate(specs)
-        ]
+        agents = [build(s, game.ctx, match_seed(game_seed, i)) for i, s in enumerate(specs)]
         timed = [_Timed(agent) for agent in agents]
         play_out(game, timed)
         assert game.outcome is not None

@@ -32,7 +32,7 @@ from rebelspace.engine import (
     new_game,
     to_record,
 )
-from rebelspace.seeds import ADVICE, derive_seed
+from rebelspace.seeds import ADVICE, agent_seed
 from tests.agents.agent_helpers import check_blind_to_hidden_cards
 from tests.agents.test_agents import choice_point, lethal
 
@@ -181,7 +181,7 @@ def as_analysed(agent: str) -> Any:
     """The Rebel's choices as ``analyse`` with ``agent`` would make them at each ply."""
 
     def choose(game: GameState, ply: int, legal: list[int]) -> int:
-        seed = derive_seed(game.seed, ADVICE + ply)
+        seed = agent_seed(game.seed, ADVICE + ply)
         return make_agent(agent, game.ctx, seed).act(game.view(REBEL), legal)
 
     return choose

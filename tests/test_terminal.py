@@ -16,7 +16,7 @@ from rebelspace.agents.advice import Choice, Hint, analyse, battle_after, hint, 
 from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.engine import IMPERIAL, REBEL, load_record, load_scenario, new_game, save_record
 from rebelspace.engine.cards import load_cards
-from rebelspace.seeds import ADVICE, derive_seed
+from rebelspace.seeds import ADVICE, agent_seed
 from rebelspace.terminal import (
     Opponent,
     Stop,
@@ -197,7 +197,7 @@ def test_hint_says_what_the_computer_would_play_and_why() -> None:
     )
     assert terminal.play() == Stop.QUIT
     out = flat(screen.getvalue())
-    seed = derive_seed(5, ADVICE + 0)
+    seed = agent_seed(5, ADVICE + 0)
     expected = hint(game.view(REBEL), game.legal_actions(), game.ctx, seed, "ismcts:40")
     number = game.legal_actions().index(expected.best.action) + 1
     assert f"Hint: the computer (ismcts:40) would play choice {number}, " in out

@@ -151,7 +151,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from rebelspace.seeds import TERMINAL_OPPONENT, derive_seed
+    from rebelspace.seeds import TERMINAL_OPPONENT, agent_seed
     from rebelspace.terminal import Opponent, TerminalGame, ctrl_c_ignored, rebuild
 
     save = args.save if args.save is not None else args.resume
@@ -173,7 +173,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         side = meta["side"] if meta.get("side") in SIDE_NAMES else args.side
         person = SIDE_NAMES.index(side)
         opponent = Opponent.from_meta(meta.get("computer")) or Opponent(
-            args.opponent, args.level, derive_seed(done.seed, TERMINAL_OPPONENT + person)
+            args.opponent, args.level, agent_seed(done.seed, TERMINAL_OPPONENT + person)
         )
         game, plies = rebuild(done.seed, done.options, done.cards, done.history)
     else:
@@ -187,9 +187,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         game, plies = new_game(seed, options=options, cards=cards), []
         person = SIDE_NAMES.index(args.side)
         # The computer's seeds derive from the game's, so --seed S replays the same opponent.
-        opponent = Opponent(
-            args.opponent, args.level, derive_seed(seed, TERMINAL_OPPONENT + person)
-        )
+        opponent = Opponent(args.opponent, args.level, agent_seed(seed, TERMINAL_OPPONENT + person))
     terminal = TerminalGame(game, person, opponent, plies=plies, confirm_forced=args.confirm_forced)
     stop = terminal.play(resumed=args.resume is not None)
     with ctrl_c_ignored():

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 
 from rebelspace.agents.advice import hint
 from rebelspace.engine import context_for, replay
-from rebelspace.seeds import ADVICE, derive_seed
+from rebelspace.seeds import ADVICE, agent_seed
 from rebelspace.server.app import create_app
 from rebelspace.server.computer import ComputerPlayers
 from tests.server.schema_helpers import load_schema
@@ -70,7 +70,7 @@ def test_the_seat_to_move_gets_the_hint_of_its_own_view(advised: TestClient) -> 
         game.view(0),
         game.legal_actions(),
         context_for(game.cards, game.options),
-        derive_seed(7, ADVICE + 0),
+        agent_seed(7, ADVICE + 0),
         SMALL,
     )
     assert data["hint"] == expected.to_dict()

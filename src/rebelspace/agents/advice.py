@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from rebelspace.engine import SIDE_NAMES, GameContext, PlayerView, RecordError, UnitView, replay
 from rebelspace.engine.sampling import sample_state
-from rebelspace.seeds import ADVICE, derive_seed
+from rebelspace.seeds import ADVICE, agent_seed
 
 from .evaluate import SCALE, score, turns_left
 from .registry import make_agent
@@ -337,7 +337,7 @@ def analyse(
         if game.to_move == seat and len(legal) > 1:
             played = game.action_space.parse(text)
             view = game.view(seat)
-            seed = derive_seed(game.seed, ADVICE + ply)
+            seed = agent_seed(game.seed, ADVICE + ply)
             decisions.append(
                 _judge(ply, view, legal, game.ctx, seed=seed, agent=agent, played=int(played))
             )

@@ -44,7 +44,7 @@ from rebelspace.engine import (
     new_game,
 )
 from rebelspace.play import Decider, decider_for
-from rebelspace.seeds import GYM_OPPONENT, derive_seed
+from rebelspace.seeds import GYM_OPPONENT, agent_seed
 
 from .encoding import encoder_for, legal_mask
 from .incremental import IncrementalEncoder
@@ -108,7 +108,7 @@ class RebelSpaceEnv(gymnasium.Env):
         self.episodes += 1
         self.game = new_game(game_seed, options=self.rules, log=self.render_mode is not None)
         self.opponent = make_agent(
-            self.opponent_spec, self.ctx, derive_seed(game_seed, GYM_OPPONENT)
+            self.opponent_spec, self.ctx, agent_seed(game_seed, GYM_OPPONENT)
         )
         self._decide = decider_for(self.opponent, 1 - self.player)
         self._opponent_moves()

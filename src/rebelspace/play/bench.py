@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rebelspace.engine import CardDB, GameState, RulesOptions, new_game
-from rebelspace.seeds import BENCH_AGENT, BENCH_POSITION, BENCH_SAMPLE, derive_seed
+from rebelspace.seeds import BENCH_AGENT, BENCH_POSITION, BENCH_SAMPLE, agent_seed, derive_seed
 
 from .match import Decider, run_game
 
@@ -165,7 +165,7 @@ def bench_ismcts(
             game.apply(heuristic_action(game, game.legal_actions()))
         if game.is_over:
             continue
-        agent = ISMCTSAgent(game.ctx, derive_seed(seed, BENCH_AGENT + k), budget)
+        agent = ISMCTSAgent(game.ctx, agent_seed(seed, BENCH_AGENT + k), budget)
         view, legal = game.view(game.to_move), game.legal_actions()
         start = time.perf_counter()
         agent.act(view, legal)

@@ -16,7 +16,7 @@ from rebelspace.agents.ismcts import ISMCTSAgent
 from rebelspace.agents.registry import make_agent
 from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import IMPERIAL, REBEL, GameContext, GameState, new_game
-from rebelspace.seeds import MATCH_AGENT, derive_seed
+from rebelspace.seeds import MATCH_AGENT, agent_seed
 
 #: Chooses one of the legal action ids for the player to move, given the true state. Only the
 #: runner holds the true state; ``decider_for`` says which agents may see it and why.
@@ -109,11 +109,18 @@ def match_agents(
     rebel: str, imperial: str, deal_seed: int, ctx: GameContext
 ) -> tuple[Agent, Agent]:
     """The agents named ``rebel`` and ``imperial`` for the game dealt by ``deal_seed``, each
-    seeded from the deal and its side (``seeds.MATCH_AGENT``), for bulk play."""
+    seeded from the deal and its side (``match_seed``), for bulk play."""
     return (
-        bulk_agent(rebel, ctx, derive_seed(deal_seed, MATCH_AGENT + REBEL)),
-        bulk_agent(imperial, ctx, derive_seed(deal_seed, MATCH_AGENT + IMPERIAL)),
+        bulk_agent(rebel, ctx, match_seed(deal_seed, REBEL)),
+        bulk_agent(imperial, ctx, match_seed(deal_seed, IMPERIAL)),
     )
+
+
+def match_seed(deal_seed: int, side: int) -> int:
+    """The seed of the agent playing ``side`` in the game dealt by ``deal_seed`` (arena, ladder,
+    lab, training, benchmarks): one-way (``seeds.agent_seed``), so that an agent cannot rebuild
+    the deal from it (issue 29)."""
+    return agent_seed(deal_seed, MATCH_AGENT + side)
 
 
 def play_match(

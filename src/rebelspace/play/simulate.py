@@ -10,14 +10,14 @@ from typing import Any
 
 from rebelspace.agents import Agent, RandomAgent
 from rebelspace.engine import IMPERIAL, REBEL, CardDB, RulesOptions, new_game
-from rebelspace.seeds import SIM_AGENT, derive_seed
+from rebelspace.seeds import SIM_AGENT, agent_seed
 
 from .match import play_out
 
 
 def agent_seeds(game_seed: int) -> tuple[int, int]:
     """The (Rebel, Imperial) agent seeds of a simulated game: distinct derived streams."""
-    return derive_seed(game_seed, SIM_AGENT + REBEL), derive_seed(game_seed, SIM_AGENT + IMPERIAL)
+    return agent_seed(game_seed, SIM_AGENT + REBEL), agent_seed(game_seed, SIM_AGENT + IMPERIAL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from rebelspace.agents.advice import ANALYSIS_AGENT, HINT_AGENT, analyse, hint
 from rebelspace.engine import PlayerView, RulesOptions, context_for, to_record
-from rebelspace.seeds import ADVICE, derive_seed
+from rebelspace.seeds import ADVICE, agent_seed
 
 from .computer import ComputerPlayers
 from .games import SEATS, ServerError, Session, cards_from_text
@@ -85,7 +85,7 @@ class Advisor:
         self.check_rate("hint", address)
         version = session.version
         row = session.row
-        seed = derive_seed(row.seed, ADVICE + session.plies)
+        seed = agent_seed(row.seed, ADVICE + session.plies)
         data = await self.computer.run(
             hint_job,
             self.hint_agent,

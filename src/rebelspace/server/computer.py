@@ -23,7 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from rebelspace.engine import PlayerView, RulesOptions, context_for
-from rebelspace.seeds import SERVER_AGENT, derive_seed
+from rebelspace.seeds import SERVER_AGENT
+from rebelspace.seeds import agent_seed as _agent_seed
 
 from .games import cards_from_text
 
@@ -31,12 +32,13 @@ log = logging.getLogger("rebelspace.server")
 
 T = TypeVar("T")
 
-# The first of the server's derive_seed streams, one per ply (the table: rebelspace.seeds).
+# The first of the server's agent streams, one per ply (the table: rebelspace.seeds).
 AGENT_STREAM = SERVER_AGENT
 
 
 def agent_seed(game_seed: int, ply: int) -> int:
-    return derive_seed(game_seed, AGENT_STREAM + ply)
+    """The computer's seed at ``ply``: one-way, so it tells nothing of the deal (issue 29)."""
+    return _agent_seed(game_seed, AGENT_STREAM + ply)
 
 
 def decide(

@@ -105,9 +105,9 @@ class Opponent:
     def agent(self, ctx: Any, ply: int) -> Agent:
         """The computer for the decision at ``ply`` (actions applied before it)."""
         from rebelspace.agents.registry import make_agent
-        from rebelspace.seeds import OPPONENT_PLY, derive_seed
+        from rebelspace.seeds import OPPONENT_PLY, agent_seed
 
-        return make_agent(self.spec, ctx, derive_seed(self.seed, OPPONENT_PLY + ply))
+        return make_agent(self.spec, ctx, agent_seed(self.seed, OPPONENT_PLY + ply))
 
     def to_meta(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "seed": self.seed}
@@ -383,13 +383,13 @@ class TerminalGame:
     def _hint(self, view: PlayerView) -> None:
         """What the computer would play for the person, from the person's view only (R5)."""
         from rebelspace.agents.advice import hint
-        from rebelspace.seeds import ADVICE, derive_seed
+        from rebelspace.seeds import ADVICE, agent_seed
 
         from .hints import hint_lines
 
         assert self.game.history is not None
         legal = [a.id for a in view.legal_actions]
-        seed = derive_seed(self.game.seed, ADVICE + len(self.game.history))
+        seed = agent_seed(self.game.seed, ADVICE + len(self.game.history))
         self.out(Text("Thinking...", style="dim"))
         advice = hint(view, legal, self.game.ctx, seed, self.hint_agent)
         self.out(*hint_lines(advice, legal))

@@ -13,7 +13,7 @@ from rebelspace.engine import new_game
 from rebelspace.engine.sampling import sample_state
 from rebelspace.play.progress import progress_bar
 from rebelspace.play.schedule import deal_seed
-from rebelspace.seeds import derive_seed
+from rebelspace.seeds import TEACHER_SAMPLE, agent_seed
 
 __all__ = ["Positions", "agreement", "fit_policy", "positions"]
 
@@ -41,7 +41,7 @@ def positions(
             if visits is not None:
                 legal = game.legal_actions()
                 view = game.view(game.to_move)
-                sample = sample_state(view, game.ctx, derive_seed(game.seed, ply))
+                sample = sample_state(view, game.ctx, agent_seed(game.seed, TEACHER_SAMPLE + ply))
                 total = sum(visits.values())
                 starts.append(len(rows))
                 rows.extend(action_features(sample, legal))

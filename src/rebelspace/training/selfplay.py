@@ -23,8 +23,8 @@ from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.value import NAMES, SIZE, features
 from rebelspace.engine import GameState, Step, new_game
 from rebelspace.play import Decider, bulk_agent, run_game
-from rebelspace.play.match import through_view
-from rebelspace.seeds import DEAL, MATCH_AGENT, derive_seed
+from rebelspace.play.match import match_seed, through_view
+from rebelspace.seeds import DEAL, derive_seed
 
 from .chunks import run_chunks, write_whole
 
@@ -51,7 +51,7 @@ class Chunk:
 def _deciders(policy: str, game: GameState) -> list[Decider]:
     name, _, eps = policy.partition("~")
     if name == "heuristic":
-        noise = random.Random(derive_seed(game.seed, MATCH_AGENT))
+        noise = random.Random(match_seed(game.seed, 0))  # the noise is the heuristic~E agent's
         epsilon = float(eps or 0.0)
 
         def choose(state: GameState, legal: Sequence[int]) -> int:
@@ -62,8 +62,7 @@ def _deciders(policy: str, game: GameState) -> list[Decider]:
         deciders: list[Decider] = [choose, choose]
     else:
         deciders = [
-            through_view(bulk_agent(policy, game.ctx, derive_seed(game.seed, MATCH_AGENT + p)), p)
-            for p in (0, 1)
+            through_view(bulk_agent(policy, game.ctx, match_seed(game.seed, p)), p) for p in (0, 1)
         ]
     return [_asked_only_to_choose(decide) for decide in deciders]
 
