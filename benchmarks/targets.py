@@ -6,10 +6,10 @@
 
 Each match is the arena's (``rebelspace.play.arena``: deal ``k`` twice, sides swapped, agents
 seeded from the deal, no time cap), on every local core; the interval treats each deal as one
-unit (``rebelspace.lab.stats.unit_rate``). A target is met when the interval's lower bound is
-above the issue's threshold (the target minus 5 points for the 70% and 90% targets, 50% for
-"hard > normal"), or its upper bound below 50% for "easy < heuristic". ``distilled`` also
-prints the policy's decisions per CPU second on one core, against the 200 of the target.
+unit (``rebelspace.lab.stats.unit_rate``). A target is met only when the interval's lower bound
+clears the target itself (70% is met by 70.1% to 80%, not by 66% to 76%; issue 29), or, for
+"easy < heuristic", its upper bound stays below 50% (``is_met``). ``distilled`` also prints the
+policy's decisions per CPU second on one core, against the 200 of the target.
 """
 
 from __future__ import annotations
@@ -36,17 +36,17 @@ class Target(NamedTuple):
     a: str
     b: str
     wanted: str  # how the issue states it
-    bound: float  # the lower bound must exceed this (or the upper bound stay below, if below)
+    bound: float  # the target: the lower bound must exceed it (the upper stay below, if below)
     below: bool = False
 
 
 TARGETS = {
-    "expert-normal": Target("ismcts:expert", "ismcts:normal", ">= 70%", 0.65),
-    "expert-heuristic": Target("ismcts:expert", "heuristic", ">= 90%", 0.85),
+    "expert-normal": Target("ismcts:expert", "ismcts:normal", ">= 70%", 0.70),
+    "expert-heuristic": Target("ismcts:expert", "heuristic", ">= 90%", 0.90),
     "hard-normal": Target("ismcts:hard", "ismcts:normal", "> 50%", 0.50),
     "easy-heuristic": Target("ismcts:easy", "heuristic", "< 50%", 0.50, below=True),
     "normal-heuristic": Target("ismcts:normal", "heuristic", "(reference)", 0.0),
-    "distilled": Target("distilled", "heuristic", ">= 70%", 0.65),
+    "distilled": Target("distilled", "heuristic", ">= 70%", 0.70),
     # Equal CPU time per decision, not equal iterations: OpenSpiel's ISMCTSBot (with the rl
     # extra) given the simulations that cost what expert's 700 iterations cost on one core
     # (benchmarks/levels.py over 12 positions: expert 0.194 s median, the bot 0.170 s at
@@ -61,7 +61,6 @@ def match(target: Target, deals: int, seed: int, workers: int) -> dict[str, Any]
     for r in run_tasks(tasks([target.a, target.b], 2 * deals, seed), workers=workers):
         per_deal[r.task.game_seed].append(r.a_won)
     rate = unit_rate(list(per_deal.values()))
-    met = rate.high < target.bound if target.below else rate.low > target.bound
     return {
         "a": target.a,
         "b": target.b,
@@ -71,8 +70,17 @@ def match(target: Target, deals: int, seed: int, workers: int) -> dict[str, Any]
         "a_win_rate": round(rate.wins / rate.games, 4),
         "ci95": [round(rate.low, 4), round(rate.high, 4)],
         "target": target.wanted,
-        "met": met if target.bound else None,
+        "met": is_met(target, rate.low, rate.high),
     }
+
+
+def is_met(target: Target, low: float, high: float) -> bool | None:
+    """Whether the 95% interval ``low``..``high`` shows ``target`` met: its lower bound above the
+    target itself (its upper bound below it, for a target to stay below); None for a reference
+    match, which has no target."""
+    if not target.bound:
+        return None
+    return high < target.bound if target.below else low > target.bound
 
 
 def decisions_per_second(spec: str, games: int = 20, seed: int = 1) -> float:

@@ -153,7 +153,7 @@ def _unmix64(z: int) -> int:
     return _unxorshift(z, 30)
 
 
-def _rebuild_deal(own_seed: int, side: int, own_hand: tuple[str, ...]) -> GameState | None:
+def _rebuild_deal(own_seed: int, side: int, own_hand: tuple[str, ...] | None) -> GameState | None:
     """The attack: the game whose deal gives this seed (as derive_seed made it) and this hand,
     or None when no candidate does."""
     for low_bit in (0, 1):
