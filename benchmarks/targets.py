@@ -30,6 +30,7 @@ from rebelspace.lab.stats import unit_rate
 from rebelspace.play import Decider, run_game
 from rebelspace.play.arena import run_tasks, tasks
 from rebelspace.play.pool import local_cores
+from rebelspace.play.stats import deal_counts
 
 
 class Target(NamedTuple):
@@ -60,7 +61,8 @@ def match(target: Target, deals: int, seed: int, workers: int) -> dict[str, Any]
     per_deal: dict[int, list[bool]] = defaultdict(list)
     for r in run_tasks(tasks([target.a, target.b], 2 * deals, seed), workers=workers):
         per_deal[r.task.game_seed].append(r.a_won)
-    rate = unit_rate(list(per_deal.values()))
+    units = list(per_deal.values())
+    rate = unit_rate(units)
     return {
         "a": target.a,
         "b": target.b,
@@ -69,6 +71,7 @@ def match(target: Target, deals: int, seed: int, workers: int) -> dict[str, Any]
         "a_wins": rate.wins,
         "a_win_rate": round(rate.wins / rate.games, 4),
         "ci95": [round(rate.low, 4), round(rate.high, 4)],
+        **deal_counts(units).to_dict(),
         "target": target.wanted,
         "met": is_met(target, rate.low, rate.high),
     }
@@ -147,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             print(
                 f"{result['a']:>14} vs {result['b']:<14} {result['a_win_rate']:6.1%}"
-                f" ({lo:.1%}-{hi:.1%}) over {result['deals']} deals"
+                f" ({lo:.1%}-{hi:.1%}) over {result['deals']} deals (won both"
+                f" {result['won_both']}, lost both {result['lost_both']}, split {result['split']})"
                 f"  target {result['target']:<11} {_verdict(result['met'])}{speed}",
                 flush=True,
             )

@@ -12,8 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rebelspace import cli
+from rebelspace.agents.heuristic import HeuristicAgent
+from rebelspace.agents.ismcts import ISMCTSAgent
+from rebelspace.engine import context_for, new_game
 from rebelspace.play.arena import GameResult, Task, play_task, run_tasks, summarize, tasks
-from rebelspace.play.stats import bradley_terry_elo, unit_rate, wilson
+from rebelspace.play.match import bulk_agent, decider_for, match_agents, run_game
+from rebelspace.play.stats import DealCounts, bradley_terry_elo, deal_counts, unit_rate, wilson
 from rebelspace.seeds import derive_seed
 
 Z95 = 1.959964
@@ -215,7 +219,12 @@ def test_summarize_fields() -> None:
         ("heuristic", "ismcts:easy"),
     }
     for m in summary["matches"]:
-        assert set(m) == {"a", "b", "games", "deals", "a_wins", "a_win_rate", "ci95"}
+        assert set(m) == {
+            "a", "b", "games", "deals", "a_wins", "a_win_rate", "ci95",
+            "won_both", "lost_both", "split",
+        }  # fmt: skip
+        # Game 2 is a deal of one game: in none of the three counts.
+        assert m["won_both"] + m["lost_both"] + m["split"] == 1
         assert m["games"] == 3 and m["deals"] == 2  # games 0 and 1 are one deal, game 2 another
         assert m["a_win_rate"] == round(m["a_wins"] / m["games"], 4)
         per_deal: dict[int, list[bool]] = {}
@@ -224,6 +233,8 @@ def test_summarize_fields() -> None:
                 per_deal.setdefault(r.task.game_seed, []).append(r.a_won)
         rate = unit_rate(list(per_deal.values()))
         assert m["ci95"] == [round(rate.low, 4), round(rate.high, 4)]
+    assert matches[("random", "heuristic")]["lost_both"] == 1
+    assert matches[("heuristic", "ismcts:easy")]["won_both"] == 1
     assert matches[("random", "heuristic")]["a_wins"] == 0
     assert matches[("random", "ismcts:easy")]["a_wins"] == 3
     assert matches[("heuristic", "ismcts:easy")]["a_wins"] == 3
@@ -291,3 +302,51 @@ def test_arena_command_refuses_a_non_ascii_digit_level(capsys: pytest.CaptureFix
     """Once a traceback ('²' passed isdigit() and failed int()); now a clear refusal."""
     assert cli.main(["arena", "--agents", "random,ismcts:²", "--games", "2"]) == 2
     assert "ismcts level must be one of" in capsys.readouterr().err
+
+
+def test_deal_counts_say_which_deals_went_one_way_both_times() -> None:
+    counts = deal_counts([[True, True], [False, False], [True, False], [False, True], [True]])
+    assert counts == DealCounts(won_both=1, lost_both=1, split=2)
+    assert counts.text() == "deals won both 1, lost both 1, split 2"
+
+
+def test_the_arena_prints_each_pairs_deal_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--agents", "random,heuristic", "--games", "4", "--seed", "1"]
+    assert cli.main([*argv, "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert cli.main([*argv, "--workers", "1", "--json"]) == 0
+    (m,) = json.loads(capsys.readouterr().out)["matches"]
+    assert m["won_both"] + m["lost_both"] + m["split"] == m["deals"] == 2
+    assert (
+        f"random won both {m['won_both']}, lost both {m['lost_both']}, split {m['split']}"
+    ) in text
+
+
+def test_bulk_searches_run_their_iterations_unless_given_cpu_time() -> None:
+    ctx = context_for()
+    by_work = bulk_agent("ismcts:easy", ctx, 1)
+    assert isinstance(by_work, ISMCTSAgent)
+    assert by_work.budget.seconds is None and by_work.budget.iterations == 12
+    timed = bulk_agent("ismcts:easy", ctx, 1, cpu=0.01)
+    assert isinstance(timed, ISMCTSAgent)
+    assert timed.budget.seconds == 0.01 and timed.budget.iterations > 10**6
+    assert type(bulk_agent("heuristic", ctx, 1, cpu=0.01)) is HeuristicAgent  # as ever
+
+
+def test_a_game_at_equal_cpu_time_ends_every_search_by_its_time() -> None:
+    # Each search is given more iterations than it can run, so its CPU time alone stops it:
+    # both sides think for the same time a decision, whatever their iterations cost.
+    ctx = context_for()
+    game = new_game(3, log=False)
+    agents = match_agents("ismcts:easy", "ismcts:normal", 3, ctx, cpu=0.002)
+    deciders = [decider_for(agent, side) for side, agent in enumerate(agents)]
+    run_game(game, deciders)
+    for agent in agents:
+        assert isinstance(agent, ISMCTSAgent)
+        assert agent.searches > 0 and agent.capped == agent.searches
+
+
+def test_an_arena_task_carries_its_cpu_time_to_the_game() -> None:
+    (task,) = tasks(["random", "ismcts:easy"], 1, 5, cpu=0.002)
+    assert task.cpu == 0.002
+    assert play_task(task).turns > 0

@@ -476,9 +476,21 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
     p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add_cpu_arg(p)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     add_game_args(p)
     p.set_defaults(handler=_cmd_arena)
+
+
+def add_cpu_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--cpu-per-decision",
+        type=positive_float,
+        metavar="SECONDS",
+        help="give every searching agent (ismcts) this much CPU time of its thread a decision "
+        "instead of its iterations, so both sides think equally long; such games depend on the "
+        "machine's speed, not on the seed alone (default: iterations, the same games every run)",
+    )
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -496,18 +508,23 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         return fail("arena", exc)
     if len(agents) < 2 or len(set(agents)) != len(agents):
         return fail("arena", "--agents needs at least two different agents")
-    todo = tasks(agents, args.games, args.seed)
+    todo = tasks(agents, args.games, args.seed, cpu=args.cpu_per_decision)
     results = list(run_tasks(todo, workers=args.workers, cards=cards, options=options))
     summary = summarize(agents, results)
+    if args.cpu_per_decision is not None:
+        summary["cpu_per_decision"] = args.cpu_per_decision
     if args.json:
         print(json.dumps(summary))
         return EXIT_OK
+    if args.cpu_per_decision is not None:
+        print(f"Searches: {args.cpu_per_decision:g} s of CPU time a decision each")
     for m in summary["matches"]:
         lo, hi = m["ci95"]
         print(
             f"{m['a']:>14} vs {m['b']:<14} {m['a_wins']:>4}/{m['games']:<4} "
             f"{100 * m['a_win_rate']:5.1f}%  (95% CI {100 * lo:.1f}-{100 * hi:.1f}%, "
-            f"{m['deals']} deals)"
+            f"{m['deals']} deals: {m['a']} won both {m['won_both']}, lost both "
+            f"{m['lost_both']}, split {m['split']})"
         )
     print("Ratings (Bradley-Terry, Elo scale):")
     for name, rating in sorted(summary["ratings"].items(), key=lambda kv: -kv[1]):
@@ -561,6 +578,7 @@ def _add_ladder(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add_cpu_arg(p)
     p.add_argument("--out", help="also write the table's JSON to this file")
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument(
@@ -599,7 +617,10 @@ def _cmd_ladder(args: argparse.Namespace) -> int:
             make_agent(agent_of(level), context_for(), 0)  # a bad name fails before any game
     except RebelSpaceError as exc:
         return fail("ladder", exc)
-    table = ladder(levels, args.games, args.seed, workers=args.workers)
+    if args.publish and args.cpu_per_decision is not None:
+        return fail("ladder", "--publish plays by iterations (the same table every run): "
+                    "leave out --cpu-per-decision")  # fmt: skip
+    table = ladder(levels, args.games, args.seed, workers=args.workers, cpu=args.cpu_per_decision)
     if args.out:
         _write_json(args.out, table)
     if args.publish:

@@ -77,6 +77,10 @@ def _evaluation(name: str) -> tuple[Score, Callable[[GameState, int, float], flo
 
 EVALUATIONS = ("units", "cards", "race", "learnt", "learnt-centred")
 
+#: Iterations of a search that is given CPU time instead (``search_for``): more than any
+#: budget of seconds can use, so that the time alone ends the search.
+UNBOUNDED = 10**9
+
 THRIFT = 0.03  # the searching levels' margin for keeping a battle card (see LEVELS)
 
 #: Levels are defined by work (iterations), so that the same seed plays the same game however
@@ -176,6 +180,12 @@ class ISMCTSAgent(ThinkingAgent):
         (arena, ladder, lab, training), where a result must depend on the seed alone. Under
         heavy load even CPU time stretches (contention), and the cap once cut a ladder game."""
         self.budget = replace(self.budget, seconds=None)
+
+    def search_for(self, seconds: float) -> None:
+        """Search for ``seconds`` of this thread's CPU time a decision, however many iterations
+        that makes: for matches at equal CPU time per decision (issue 29), whose games then
+        depend on the machine's speed as well as the seed."""
+        self.budget = replace(self.budget, iterations=UNBOUNDED, seconds=seconds)
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
         root_state = sample_state(view, self.ctx, self.rng.getrandbits(62))

@@ -20,7 +20,7 @@ from .match import play_match
 from .pool import batches, local_cores, parallel_map
 from .progress import progress_bar
 from .schedule import deal_seed, first_is_rebel
-from .stats import bradley_terry_elo, unit_rate
+from .stats import bradley_terry_elo, deal_counts, unit_rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,9 @@ class Task:
     b: str
     game_seed: int
     a_is_rebel: bool
+    # CPU seconds of thread time per decision for both sides' searches instead of their
+    # iterations (``match.bulk_agent``); None: the iterations, and the seed alone decides.
+    cpu: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +42,11 @@ class GameResult:
     decisions: int
 
 
-def tasks(agents: Sequence[str], games: int, seed: int) -> list[Task]:
-    """``games`` games per pair: games/2 deals, each played once with each side per agent."""
+def tasks(agents: Sequence[str], games: int, seed: int, *, cpu: float | None = None) -> list[Task]:
+    """``games`` games per pair: games/2 deals, each played once with each side per agent;
+    with ``cpu``, every search gets that many CPU seconds a decision (``Task.cpu``)."""
     return [
-        Task(a, b, deal_seed(seed, i), first_is_rebel(i))
+        Task(a, b, deal_seed(seed, i), first_is_rebel(i), cpu)
         for a, b in combinations(agents, 2)
         for i in range(games)
     ]
@@ -54,7 +58,7 @@ def play_task(
     """Play one arena game (``play.match``: agents seeded from the deal and their side)."""
     ctx = context_for(cards, options)
     rebel, imperial = (task.a, task.b) if task.a_is_rebel else (task.b, task.a)
-    match = play_match(rebel, imperial, task.game_seed, ctx)
+    match = play_match(rebel, imperial, task.game_seed, ctx, cpu=task.cpu)
     a_side = 0 if task.a_is_rebel else 1
     return GameResult(task, match.winner == a_side, match.game.turn, match.decisions)
 
@@ -94,7 +98,8 @@ def run_tasks(
 
 
 def summarize(agents: Sequence[str], results: Sequence[GameResult]) -> dict[str, Any]:
-    """The arena's JSON: a ``matches`` entry per pair and ``ratings`` for every agent."""
+    """The arena's JSON: a ``matches`` entry per pair (with its deals won both ways, lost both
+    ways and split) and ``ratings`` for every agent."""
     # Per pair, a's results per deal: the two games of a deal are one unit of the interval.
     pair: dict[tuple[str, str], dict[int, list[bool]]] = {}
     wins: dict[tuple[str, str], int] = {}
@@ -107,7 +112,8 @@ def summarize(agents: Sequence[str], results: Sequence[GameResult]) -> dict[str,
         turns += r.turns
     matches = []
     for (a, b), deals in pair.items():
-        rate = unit_rate(list(deals.values()))
+        units = list(deals.values())
+        rate = unit_rate(units)
         matches.append(
             {
                 "a": a,
@@ -117,6 +123,7 @@ def summarize(agents: Sequence[str], results: Sequence[GameResult]) -> dict[str,
                 "a_wins": rate.wins,
                 "a_win_rate": round(rate.rate, 4),
                 "ci95": [round(rate.low, 4), round(rate.high, 4)],
+                **deal_counts(units).to_dict(),
             }
         )
     return {

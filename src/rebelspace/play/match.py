@@ -47,12 +47,20 @@ def decider_for(agent: Agent, player: int) -> Decider:
     return through_view(agent, player)
 
 
-def bulk_agent(name: str, ctx: GameContext, seed: int) -> Agent:
+def bulk_agent(name: str, ctx: GameContext, seed: int, *, cpu: float | None = None) -> Agent:
     """The registry's agent ``name`` for bulk play: a searching agent without its time cap,
-    so that the same seed gives the same game however busy the machine is (issue 17)."""
+    so that the same seed gives the same game however busy the machine is (issue 17).
+
+    With ``cpu``, a searching agent searches instead for ``cpu`` seconds of its thread's CPU
+    time a decision, however many iterations that is: matches at equal CPU time per decision
+    (issue 29). Such games depend on the machine's speed, not on the seed alone. Agents that
+    do not search (random, heuristic, distilled, plug-ins) decide as they always do."""
     agent = make_agent(name, ctx, seed)
     if isinstance(agent, ISMCTSAgent):
-        agent.drop_time_cap()
+        if cpu is None:
+            agent.drop_time_cap()
+        else:
+            agent.search_for(cpu)
     return agent
 
 
@@ -106,13 +114,14 @@ class Match:
 
 
 def match_agents(
-    rebel: str, imperial: str, deal_seed: int, ctx: GameContext
+    rebel: str, imperial: str, deal_seed: int, ctx: GameContext, *, cpu: float | None = None
 ) -> tuple[Agent, Agent]:
     """The agents named ``rebel`` and ``imperial`` for the game dealt by ``deal_seed``, each
-    seeded from the deal and its side (``match_seed``), for bulk play."""
+    seeded from the deal and its side (``match_seed``), for bulk play (``bulk_agent``: with
+    ``cpu``, both searches get that many CPU seconds a decision)."""
     return (
-        bulk_agent(rebel, ctx, match_seed(deal_seed, REBEL)),
-        bulk_agent(imperial, ctx, match_seed(deal_seed, IMPERIAL)),
+        bulk_agent(rebel, ctx, match_seed(deal_seed, REBEL), cpu=cpu),
+        bulk_agent(imperial, ctx, match_seed(deal_seed, IMPERIAL), cpu=cpu),
     )
 
 
@@ -131,13 +140,14 @@ def play_match(
     *,
     tally: bool = False,
     observe: Observer | None = None,
+    cpu: float | None = None,
 ) -> Match:
     """A game between the agents named ``rebel`` and ``imperial`` (registry names), dealt by
     ``deal_seed``. Each agent is seeded from the deal and its side (``match_agents``), so the
     same deal and names give the same game on any machine and in any worker, however loaded
-    (``bulk_agent``)."""
+    (``bulk_agent``), unless ``cpu`` gives both searches a CPU time per decision instead."""
     game = new_game(deal_seed, options=ctx.options, cards=ctx.cards, log=False, tally=tally)
-    agents = match_agents(rebel, imperial, deal_seed, ctx)
+    agents = match_agents(rebel, imperial, deal_seed, ctx, cpu=cpu)
     deciders = [decider_for(agent, side) for side, agent in enumerate(agents)]
     first_player = game.to_move
     decisions = run_game(game, deciders, observe=observe)

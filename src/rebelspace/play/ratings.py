@@ -25,7 +25,7 @@ from rebelspace.engine import CardDB, RulesOptions
 
 from .arena import GameResult, run_tasks, tasks
 from .schedule import unit_of
-from .stats import bradley_terry_elo
+from .stats import bradley_terry_elo, deal_counts
 
 #: The levels a player can choose, weakest first, and the agents that play them.
 LEVELS: dict[str, str] = {
@@ -156,13 +156,15 @@ def ladder(
     cards: CardDB | None = None,
     options: RulesOptions | None = None,
     progress: bool | None = None,
+    cpu: float | None = None,
 ) -> dict[str, Any]:
     """Play every pair of ``levels`` ``games`` times in duplicate format and rate them: the
-    JSON of ``rebelspace ladder`` (the table, every pair's score, and what made them)."""
+    JSON of ``rebelspace ladder`` (the table, every pair's score and deal counts, and what
+    made them). With ``cpu``, every search gets that many CPU seconds a decision."""
     if len(levels) < 2 or len(set(levels)) != len(levels):
         raise ValueError("a ladder needs at least two different levels")
     agents = [agent_of(level) for level in levels]
-    todo = tasks(agents, games, seed)
+    todo = tasks(agents, games, seed, cpu=cpu)
     results = list(
         run_tasks(todo, workers=workers, cards=cards, options=options, progress=progress)
     )
@@ -171,12 +173,16 @@ def ladder(
     for a, b in combinations(levels, 2):
         mine = [r for r in results if (r.task.a, r.task.b) == (agent_of(a), agent_of(b))]
         first = mine[0]  # kept whole: enough to play it again (``arena.play_task``)
+        deals: dict[int, list[bool]] = {}
+        for r in mine:
+            deals.setdefault(r.task.game_seed, []).append(r.a_won)
         pairs.append(
             {
                 "a": a,
                 "b": b,
                 "games": len(mine),
                 "a_wins": sum(r.a_won for r in mine),
+                **deal_counts(list(deals.values())).to_dict(),
                 "first_game": {
                     "seed": first.task.game_seed,
                     "a_is_rebel": first.task.a_is_rebel,
@@ -189,6 +195,7 @@ def ladder(
     return {
         "seed": seed,
         "games_per_pair": games,
+        **({} if cpu is None else {"cpu_per_decision": cpu}),
         "anchor": {"level": anchor_of(levels), "elo": ANCHOR},
         "bootstrap": BOOTSTRAP,
         "ratings": [r.to_dict() for r in sorted(ratings, key=lambda r: -r.elo)],
@@ -216,6 +223,18 @@ def markdown(table: dict[str, Any]) -> str:
         f'--seed {table["seed"]}`). "At most"/"at least": a level that lost or won every '
         "game, whose rating the games bound on one side only."
     )
+    counted = [p for p in table.get("pairs", []) if "split" in p]
+    if counted:
+        lines += [
+            "",
+            "| pair | games | wins of the first | deals won both | lost both | split |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {p['a']} vs {p['b']} | {p['games']} | {p['a_wins']} | {p['won_both']} "
+            f"| {p['lost_both']} | {p['split']} |"
+            for p in counted
+        ]
     return "\n".join(lines)
 
 

@@ -84,6 +84,31 @@ class Rate:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class DealCounts:
+    """How a pair's deals went in duplicate format, from the first agent's side: both games won,
+    both lost, or one each (split). A deal of one game (an odd number of games) is none of
+    these. Many splits mean the deal, not the agents, decided most games (issue 29)."""
+
+    won_both: int
+    lost_both: int
+    split: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"won_both": self.won_both, "lost_both": self.lost_both, "split": self.split}
+
+    def text(self) -> str:
+        return f"deals won both {self.won_both}, lost both {self.lost_both}, split {self.split}"
+
+
+def deal_counts(units: Sequence[Sequence[bool]]) -> DealCounts:
+    """The ``DealCounts`` of deals given as the first agent's wins of their games."""
+    twice = [u for u in units if len(u) == 2]
+    won = sum(1 for u in twice if all(u))
+    lost = sum(1 for u in twice if not any(u))
+    return DealCounts(won, lost, len(twice) - won - lost)
+
+
 def unit_rate(units: Sequence[Sequence[bool]]) -> Rate:
     """The win rate of games grouped in units (each unit: the wins of its games)."""
     units = [u for u in units if u]
