@@ -124,7 +124,9 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         type=_level,
         default="normal",
         metavar="{easy,normal,hard,expert,N}",
-        help="the ismcts opponent's strength, or N iterations a decision (default: normal)",
+        help="the ismcts opponent's strength: easy (weaker than the heuristic) or normal "
+        "(stronger than it); hard and expert are experimental, not shown stronger than normal; "
+        "or N iterations a decision (default: normal)",
     )
     p.add_argument(
         "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"

@@ -7,8 +7,20 @@ from typing import Any
 import pytest
 
 from rebelspace import cli
+from rebelspace.agents.registry import EXPERIMENTAL_LEVELS, LEVEL_NAMES, OFFERED_LEVELS
 from rebelspace.play.arena import GameResult, Task
-from rebelspace.play.ratings import ANCHOR, LEVELS, agent_of, ladder, markdown, published, rate
+from rebelspace.play.ratings import (
+    ANCHOR,
+    LEVELS,
+    SHOWN_DEALS,
+    agent_of,
+    ladder,
+    level_ratings,
+    markdown,
+    published,
+    rate,
+)
+from rebelspace.terminal.session import Opponent
 
 
 def _series(a: str, b: str, a_wins: list[bool]) -> list[GameResult]:
@@ -86,3 +98,34 @@ def test_the_published_table_rates_every_level_a_player_can_choose() -> None:
     assert {r["level"] for r in table["ratings"]} == set(LEVELS)
     assert {r["agent"] for r in table["ratings"]} == set(LEVELS.values())
     assert all(p["games"] == table["games_per_pair"] for p in table["pairs"])
+
+
+def _table_of(games_per_pair: int) -> dict[str, Any]:
+    ratings = [
+        {"level": level, "agent": agent_of(level), "elo": elo, "ci95": [elo - 50, elo + 50],
+         "games": 10, "wins": 5, "bound": ""}
+        for level, elo in (("hard", 1800), ("normal", 1750), ("expert", 1700), ("easy", 1400),
+                           ("heuristic", 1500))
+    ]  # fmt: skip
+    return {"table": {"ratings": ratings, "games_per_pair": games_per_pair, "seed": 1}}
+
+
+def test_the_lobby_shows_no_ratings_from_a_ladder_too_small_to_order_the_levels() -> None:
+    # Issue 29: 10 deals a pair ranked hard above normal above expert; none of it was shown.
+    assert level_ratings(_table_of(2 * SHOWN_DEALS - 2))["levels"] == []
+    assert level_ratings(_published())["levels"] == []  # the shipped table: 10 deals a pair
+
+
+def test_the_lobby_never_rates_an_experimental_level() -> None:
+    shown = level_ratings(_table_of(2 * SHOWN_DEALS))
+    assert [r["level"] for r in shown["levels"]] == ["normal", "easy", "heuristic"]
+    assert shown["experimental"] == ["ismcts:hard", "ismcts:expert"]
+
+
+def test_the_offered_levels_are_the_ones_shown_in_order_and_the_rest_say_they_are_not() -> None:
+    assert OFFERED_LEVELS == ("easy", "normal")
+    assert set(LEVEL_NAMES) == {*OFFERED_LEVELS, *EXPERIMENTAL_LEVELS}
+    assert Opponent("ismcts", "expert", 1).label == (
+        "ISMCTS, expert level (experimental: not shown stronger than normal)"
+    )
+    assert Opponent("ismcts", "normal", 1).label == "ISMCTS, normal level"

@@ -399,14 +399,12 @@ def test_serve_refuses_a_port_that_is_not_one_before_starting(
     assert not db.exists()
 
 
-def test_the_levels_call_gives_the_published_ratings_strongest_first(client: TestClient) -> None:
-    from rebelspace.play.ratings import published
+def test_the_levels_call_gives_the_ratings_the_lobby_may_show(client: TestClient) -> None:
+    from rebelspace.play.ratings import level_ratings, published
 
     answer = client.get("/api/levels").json()
     table = published()
     assert table is not None, "the package ships the ladder's table (rebelspace ladder --publish)"
-    ratings = table["table"]["ratings"]
-    assert [x["agent"] for x in answer["levels"]] == [r["agent"] for r in ratings]
-    elos = [x["elo"] for x in answer["levels"]]
-    assert elos == sorted(elos, reverse=True)
+    assert answer == level_ratings()
     assert answer["games_per_pair"] == table["table"]["games_per_pair"] > 0
+    assert answer["experimental"] == ["ismcts:hard", "ismcts:expert"]

@@ -21,6 +21,7 @@ from importlib import resources
 from itertools import combinations
 from typing import Any
 
+from rebelspace.agents.registry import EXPERIMENTAL_LEVELS
 from rebelspace.engine import CardDB, RulesOptions
 
 from .arena import GameResult, run_tasks, tasks
@@ -272,16 +273,35 @@ def published() -> dict[str, Any] | None:
     return data
 
 
-def level_ratings() -> dict[str, Any]:
-    """The published rating of each level, for the lobby: ``{"levels": [...], "games_per_pair",
-    "seed"}``, with no levels when the package ships no table."""
-    data = published()
+#: Deals a pair the published table must have played before the lobby shows its ratings
+#: beside the levels (issue 29 asks 100 per adjacent pair). With 10 a pair the table put hard
+#: above normal above expert, and easy above the heuristic, which larger matches do not bear
+#: out: numbers that order levels no match has ordered are worse than none.
+SHOWN_DEALS = 100
+
+
+def level_ratings(data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ratings the lobby shows beside the levels (``data``: the published file, by
+    default the shipped one): ``{"levels": [...], "games_per_pair", "seed", "experimental"}``.
+
+    ``levels`` is empty when the package ships no table or when its table played fewer than
+    ``SHOWN_DEALS`` deals a pair, and never holds an experimental level (``registry.
+    EXPERIMENTAL_LEVELS``, not shown stronger than normal), so that no rating ranks it above a
+    level it does not beat. ``experimental`` names those levels' agents."""
+    data = published() if data is None else data
+    experimental = [f"ismcts:{level}" for level in EXPERIMENTAL_LEVELS]
     if data is None:
-        return {"levels": [], "games_per_pair": 0, "seed": None}
+        return {"levels": [], "games_per_pair": 0, "seed": None, "experimental": experimental}
     table = data["table"]
     keep = ("level", "agent", "elo", "ci95", "bound")
+    shown = table["games_per_pair"] // 2 >= SHOWN_DEALS
     return {
-        "levels": [{k: r[k] for k in keep} for r in table["ratings"]],
+        "levels": [
+            {k: r[k] for k in keep}
+            for r in table["ratings"]
+            if shown and r["level"] not in EXPERIMENTAL_LEVELS
+        ],
         "games_per_pair": table["games_per_pair"],
         "seed": table["seed"],
+        "experimental": experimental,
     }

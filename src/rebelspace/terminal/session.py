@@ -32,7 +32,7 @@ from rich.text import Text
 
 from rebelspace.agents import Agent
 from rebelspace.agents.advice import ANALYSIS_AGENT, HINT_AGENT
-from rebelspace.agents.registry import LEVEL_NAMES
+from rebelspace.agents.registry import EXPERIMENTAL_LEVELS, EXPERIMENTAL_NOTE, LEVEL_NAMES
 from rebelspace.engine import (
     PLAYER_NAMES,
     CardDB,
@@ -100,7 +100,8 @@ class Opponent:
             return self.kind
         if self.level.isdigit():
             return f"ISMCTS, {self.level} iterations a decision"
-        return f"ISMCTS, {self.level} level"
+        note = f" ({EXPERIMENTAL_NOTE})" if self.level in EXPERIMENTAL_LEVELS else ""
+        return f"ISMCTS, {self.level} level{note}"
 
     def agent(self, ctx: Any, ply: int) -> Agent:
         """The computer for the decision at ``ply`` (actions applied before it)."""

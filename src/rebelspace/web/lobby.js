@@ -5,15 +5,16 @@ import { rememberSeat, request, storedGames } from "./api.js";
 import { h } from "./dom.js";
 import { loadRecentGames, pageLink, pageLinks } from "./games.js";
 
-// The server's computer players (README "Computer opponents"): ISMCTS at four levels, the
-// rule-of-thumb heuristic, and random moves.
+// The server's computer players (README "Computer opponents"), strongest first as far as
+// matches show (normal > heuristic > easy > random); hard and expert are not shown stronger
+// than normal (agents/registry.py EXPERIMENTAL_LEVELS), so they come last and say so.
 const OPPONENTS = [
-  { value: "ismcts:normal", label: "Normal: thinks ahead (under ½ s a move)" },
-  { value: "ismcts:easy", label: "Easy: thinks ahead a little" },
-  { value: "ismcts:hard", label: "Hard: thinks further ahead (under 1 s a move)" },
-  { value: "ismcts:expert", label: "Expert: thinks ahead with a learnt judgement (under 1 s a move)" },
+  { value: "ismcts:normal", label: "Normal: thinks ahead (under 1 s a move)" },
   { value: "heuristic", label: "Quick: plays by rules of thumb" },
+  { value: "ismcts:easy", label: "Easy: thinks ahead a little" },
   { value: "random", label: "Beginner: plays at random" },
+  { value: "ismcts:hard", label: "Hard (experimental: not shown stronger than Normal)" },
+  { value: "ismcts:expert", label: "Expert (experimental: not shown stronger than Normal)" },
 ];
 
 // Online clocks: minutes per side + seconds added after each decision (docs/protocol.md).
