@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from rebelspace.agents.advice import (
+    DONE_MARGIN,
     THRESHOLDS,
+    TRIED_SHARE,
     Analysis,
     Choice,
     Decision,
@@ -18,6 +20,7 @@ from rebelspace.agents.advice import (
     battle_after,
     hint,
     race,
+    recommend,
     verdict,
     win_probability,
 )
@@ -26,6 +29,7 @@ from rebelspace.agents.heuristic import heuristic_action
 from rebelspace.agents.registry import make_agent
 from rebelspace.engine import (
     GameState,
+    Kind,
     RecordError,
     RulesOptions,
     load_scenario,
@@ -78,16 +82,94 @@ def test_hint_finds_the_winning_attack() -> None:
     assert [c.action for c in h.alternatives] != [] and h.best not in h.alternatives
 
 
-def test_hint_is_the_searching_agents_choice_with_its_values() -> None:
-    game = choice_point(4)
-    p = game.to_move
+def test_hint_recommends_the_best_estimate_it_shows() -> None:
+    # Issue 29: a hint recommended a move at 40% while listing a "next best" at 41%.
+    for seed in range(6):
+        game = choice_point(seed, turn=2 + seed)
+        p = game.to_move
+        legal = game.legal_actions()
+        h = hint(game.view(p), legal, game.ctx, seed=9, agent=SMALL)
+        assert h.player == ("rebel", "imperial")[p] and h.agent == SMALL
+        assert len(h.alternatives) <= 2 and h.best not in h.alternatives
+        shown = (h.best, *h.alternatives)
+        assert all(c.win is not None and 0.0 < c.win < 1.0 for c in shown)
+        if h.reason == "best_estimate":
+            assert all((c.win or 0.0) <= (h.best.win or 0.0) for c in h.alternatives)
+        wins = [c.win or 0.0 for c in h.alternatives]
+        assert wins == sorted(wins, reverse=True)  # best estimate first
+        assert h.best.visits >= TRIED_SHARE * max(c.visits for c in shown)
+
+
+def deploy_point() -> GameState:
+    """A deploy step with points to spend and a unit the player can deploy."""
+    for seed in range(50):
+        game = new_game(seed, log=False)
+        while not game.is_over:
+            legal = game.legal_actions()
+            kinds = {game.action_space.decoded[a].kind for a in legal}
+            if Kind.DONE_DEPLOYING in kinds and Kind.DEPLOY in kinds:
+                return game
+            game.apply(heuristic_action(game, legal))
+    raise AssertionError("no deploy step with a unit to deploy in 50 games")
+
+
+def _choices(
+    game: GameState, wins: dict[int, tuple[float, int]], rest: tuple[float, int] = (0.3, 40)
+) -> list[Choice]:
+    """Made-up search results (win, visits) for ``game``'s legal actions, ``rest`` for those
+    ``wins`` leaves out, in the search's order (its choice, the most visited, first)."""
     legal = game.legal_actions()
-    h = hint(game.view(p), legal, game.ctx, seed=9, agent=SMALL)
-    assert h.best.action == make_agent(SMALL, game.ctx, 9).act(game.view(p), legal)
-    assert h.player == ("rebel", "imperial")[p] and h.agent == SMALL
-    assert 1 <= len(h.alternatives) <= 2
-    assert all(c.visits <= h.best.visits for c in h.alternatives)
-    assert all(c.win is not None and 0.0 < c.win < 1.0 for c in (h.best, *h.alternatives))
+    made = [Choice(a, game.action_space.text(a), *wins.get(a, rest)) for a in legal]
+    return sorted(made, key=lambda c: -c.visits)
+
+
+def test_a_runner_up_with_a_better_estimate_is_the_recommendation() -> None:
+    game = choice_point(4)
+    legal = game.legal_actions()
+    view = game.view(game.to_move)
+    choices = _choices(game, {legal[0]: (0.40, 180), legal[1]: (0.41, 120)})
+    best, reason = recommend(view, choices, game.ctx)
+    assert (best.action, reason) == (legal[1], "best_estimate")
+
+
+def test_an_estimate_from_a_handful_of_tries_is_not_weighed() -> None:
+    game = choice_point(4)
+    legal = game.legal_actions()
+    view = game.view(game.to_move)
+    few = int(TRIED_SHARE * 180) - 1
+    choices = _choices(game, {legal[0]: (0.40, 180), legal[1]: (0.90, few)})
+    best, _ = recommend(view, choices, game.ctx)
+    assert best.action == legal[0]
+
+
+def _deploy_choices(game: GameState, done_win: float, deploy_win: float) -> list[Choice]:
+    decoded = game.action_space.decoded
+    done = next(a for a in game.legal_actions() if decoded[a].kind == Kind.DONE_DEPLOYING)
+    deploy = next(a for a in game.legal_actions() if decoded[a].kind == Kind.DEPLOY)
+    return _choices(game, {done: (done_win, 200), deploy: (deploy_win, 150)}, rest=(0.01, 60))
+
+
+def test_done_deploying_with_points_and_units_needs_a_clear_lead() -> None:
+    # Issue 29: "done deploying" four turns running with 8-11 cards in hand and 3 points.
+    game = deploy_point()
+    view = game.view(game.to_move)
+    assert view.deploy_points
+    close = _deploy_choices(game, 0.09, 0.09 - DONE_MARGIN / 2)
+    best, reason = recommend(view, close, game.ctx)
+    assert game.action_space.decoded[best.action].kind == Kind.DEPLOY
+    assert reason == "deploy_over_done"
+    clear = _deploy_choices(game, 0.40, 0.40 - 2 * DONE_MARGIN)
+    best, reason = recommend(view, clear, game.ctx)
+    assert game.action_space.decoded[best.action].kind == Kind.DONE_DEPLOYING
+    assert reason == "done_clearly_best"
+
+
+def test_a_real_hint_at_a_deploy_step_explains_done_deploying() -> None:
+    game = deploy_point()
+    p = game.to_move
+    h = hint(game.view(p), game.legal_actions(), game.ctx, seed=2, agent=SMALL)
+    kind = game.action_space.decoded[h.best.action].kind
+    assert kind != Kind.DONE_DEPLOYING or h.reason == "done_clearly_best"
 
 
 def test_hint_is_the_same_for_the_same_seed_and_is_json() -> None:

@@ -4,6 +4,7 @@ test_terminal_pty.py for the game through a pseudo-terminal)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 from collections.abc import Iterator
@@ -229,11 +230,23 @@ def test_hint_words_name_the_battle_values_and_result() -> None:
         "Battle: your defense against group 1 (ground) at 5 against 4: you would win the battle"
     )
     h = Hint(
-        "imperial", "x", Choice(block, "block", 0.7, 9), (), battle, race(view, game.ctx, 1), False
+        "imperial",
+        "x",
+        Choice(block, "block", 0.7, 9),
+        (),
+        battle,
+        race(view, game.ctx, 1),
+        False,
+        "best_estimate",
     )
     lines = hint_lines(h, game.legal_actions())
     assert lines[0] == "Hint: the computer (x) would play choice 1, 'block' (70% to win)."
     assert lines[1] == battle_words(battle)
+    # A recommendation its estimates alone do not explain says why (issue 29).
+    deploy = dataclasses.replace(h, reason="deploy_over_done")
+    assert hint_lines(deploy, game.legal_actions())[1].startswith(
+        "Deploy: 'done deploying' scored a little higher, but by less than the search's noise"
+    )
 
 
 def finished_soon(seed: int) -> TerminalGame:

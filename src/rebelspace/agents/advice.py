@@ -23,7 +23,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from rebelspace.engine import SIDE_NAMES, GameContext, PlayerView, RecordError, UnitView, replay
+from rebelspace.engine import (
+    SIDE_NAMES,
+    GameContext,
+    Kind,
+    PlayerView,
+    RecordError,
+    UnitView,
+    replay,
+)
 from rebelspace.engine.sampling import sample_state
 from rebelspace.seeds import ADVICE, agent_seed
 
@@ -37,8 +45,23 @@ HINT_AGENT = "ismcts:normal"
 ANALYSIS_AGENT = "ismcts:250"
 #: How many runner-up actions a hint lists.
 RUNNERS_UP = 2
+#: A hint weighs only the actions the search tried at least this share of as often as its
+#: most tried one: a mean over a handful of tries is noise, and a hint that recommends one
+#: move at 40% while listing another at 41% coaches nobody (issue 29).
+TRIED_SHARE = 0.25
+#: How far "done deploying" must lead the best deployment before a hint recommends it while
+#: the player has points to spend and units to deploy (4 turns of "done deploying" with 8-11
+#: cards in hand and 3 points, at 7% to win, issue 29): 5 points of win chance, the
+#: analysis' inaccuracy, more than a normal search's noise between close actions.
+DONE_MARGIN = 0.05
 
 Winner = Literal["attacker", "defender", "both"]
+#: Why the hint recommends its action: ``best_estimate``, the best estimate of the actions it
+#: weighs (``TRIED_SHARE``); ``deploy_over_done``, a deployment although "done deploying" was
+#: estimated higher, by less than ``DONE_MARGIN``; ``done_clearly_best``, "done deploying" with
+#: points and units to deploy, because it leads every deployment by ``DONE_MARGIN`` or more;
+#: ``forced``, the only legal action.
+Reason = Literal["best_estimate", "deploy_over_done", "done_clearly_best", "forced"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +105,9 @@ class Race:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """What ``agent`` would play for ``player`` and why. ``alternatives``: the runners-up,
-    most visited first; ``forced``: the only legal action (no search was needed)."""
+    """What the hint recommends for ``player`` and why. ``best``: the recommended action;
+    ``alternatives``: the runners-up, best estimate first, never above ``best``'s unless
+    ``reason`` says why; ``forced``: the only legal action (no search was needed)."""
 
     player: str
     agent: str
@@ -92,6 +116,7 @@ class Hint:
     battle: Battle | None
     race: Race
     forced: bool
+    reason: Reason
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON values (lists, strings), as the server sends them."""
@@ -118,16 +143,63 @@ def hint(
     if not legal:
         raise ValueError("a hint needs at least one legal action")
     choices = _search(view, legal, ctx, seed, agent)
-    best, others = choices[0], choices[1:]
+    best, reason = recommend(view, choices, ctx)
+    # The runners-up a player may compare: never one estimated above the recommendation but
+    # the "done deploying" that ``reason`` explains (a rarely tried action's higher mean is
+    # left out: it is the noise ``TRIED_SHARE`` keeps out of the choice).
+    top = best.win or 0.0
+    others = sorted(
+        (
+            c
+            for c in choices
+            if c is not best
+            and c.win is not None
+            and c.visits
+            and (c.win <= top or reason == "deploy_over_done")
+        ),
+        key=lambda c: -(c.win or 0.0),
+    )
     return Hint(
         player=view.player,
         agent=agent,
         best=best,
-        alternatives=tuple(c for c in others if c.visits > 0)[:RUNNERS_UP],
+        alternatives=tuple(others[:RUNNERS_UP]),
         battle=battle_after(view, best.action, ctx),
         race=race(view, ctx, seed),
         forced=len(legal) == 1,
+        reason="forced" if len(legal) == 1 else reason,
     )
+
+
+def _weighed(choices: Sequence[Choice]) -> list[Choice]:
+    """The valued choices tried at least ``TRIED_SHARE`` as often as the most tried one, in
+    the search's order (its choice first)."""
+    top = max((c.visits for c in choices), default=0)
+    return [c for c in choices if c.win is not None and c.visits and c.visits >= TRIED_SHARE * top]
+
+
+def recommend(
+    view: PlayerView, choices: Sequence[Choice], ctx: GameContext
+) -> tuple[Choice, Reason]:
+    """The action a hint recommends among ``choices`` (``_search``'s, its choice first), and
+    why: the best estimate among the well-tried ones (ties: the search's choice), except that
+    "done deploying" with points to spend and units to deploy must lead the best deployment
+    by ``DONE_MARGIN``. Without values (one legal action, an agent without a tree): the
+    agent's choice."""
+    weighed = _weighed(choices)
+    if not weighed:
+        return choices[0], "best_estimate"
+    best = max(weighed, key=lambda c: c.win or 0.0)  # the first of equals: the search's
+    decoded = ctx.space.decoded
+    if decoded[best.action].kind != Kind.DONE_DEPLOYING or not view.deploy_points:
+        return best, "best_estimate"
+    deploys = [c for c in choices if decoded[c.action].kind == Kind.DEPLOY and c.win is not None]
+    if not deploys:
+        return best, "best_estimate"  # nothing the points could buy
+    deploy = max(deploys, key=lambda c: (c.win or 0.0, c.visits))
+    if (best.win or 0.0) - (deploy.win or 0.0) >= DONE_MARGIN:
+        return best, "done_clearly_best"
+    return deploy, "deploy_over_done"
 
 
 def _search(

@@ -49,6 +49,15 @@ def race_words(r: Race) -> str:
     )
 
 
+#: Why a hint recommends what it does, when its estimates alone do not say it.
+REASON_WORDS = {
+    "deploy_over_done": "Deploy: 'done deploying' scored a little higher, but by less than the "
+    "search's noise, and you have points to spend and units to deploy.",
+    "done_clearly_best": "Done deploying: with points to spend and units in hand, keeping them "
+    "scored clearly higher than any deployment.",
+}
+
+
 def hint_lines(h: Hint, legal: Sequence[int]) -> list[str]:
     """The hint as lines; ``legal`` is the order the choices are numbered in."""
     number = list(legal).index(h.best.action) + 1 if h.best.action in legal else None
@@ -56,6 +65,8 @@ def hint_lines(h: Hint, legal: Sequence[int]) -> list[str]:
     if h.forced:
         return [f"Hint: {which}{h.best.text!r} is your only choice."]
     lines = [f"Hint: the computer ({h.agent}) would play {which}{choice_words(h.best)}."]
+    if h.reason in REASON_WORDS:
+        lines.append(REASON_WORDS[h.reason])
     if h.battle is not None:
         lines.append(battle_words(h.battle))
     lines.append(race_words(h.race))

@@ -12,6 +12,12 @@ export function battleWords(b) {
   return `Battle of group ${b.group}: your ${mine} against their ${theirs}, ${result} as the cards stand.`;
 }
 
+// Why a hint recommends what it does, when its estimates alone do not say it (protocol.md).
+const REASONS = {
+  deploy_over_done: "'Done deploying' scored a little higher, by less than the search's noise: with points and units to deploy, deploy.",
+  done_clearly_best: "Keeping your points scored clearly higher than any deployment.",
+};
+
 /** The hint in one line: the move, its chance, the battle it shapes and the damage race. */
 export function hintLine(hint) {
   const best = hint.best;
@@ -19,7 +25,7 @@ export function hintLine(hint) {
   const chance = best.win !== null ? ` (${pct(best.win)} to win)` : "";
   const r = hint.race;
   const race = `Race: your deck lasts about ${r.your_turns.toFixed(1)} turns, theirs ${r.their_turns.toFixed(1)}.`;
-  return [`Hint: ${best.text}${chance}.`, hint.battle ? battleWords(hint.battle) : null, race].filter(Boolean).join(" ");
+  return [`Hint: ${best.text}${chance}.`, REASONS[hint.reason] || null, hint.battle ? battleWords(hint.battle) : null, race].filter(Boolean).join(" ");
 }
 
 /** One analysed decision: its step, the move, the chance before and after, the verdict. */
