@@ -129,3 +129,20 @@ def test_the_offered_levels_are_the_ones_shown_in_order_and_the_rest_say_they_ar
         "ISMCTS, expert level (experimental: not shown stronger than normal)"
     )
     assert Opponent("ismcts", "normal", 1).label == "ISMCTS, normal level"
+
+
+def test_the_ladders_text_gives_each_pairs_deal_counts() -> None:
+    table = ladder(["random", "heuristic"], 4, 9, workers=1, progress=False)
+    (pair,) = table["pairs"]
+    assert pair["won_both"] + pair["lost_both"] + pair["split"] == 2
+    row = (
+        f"| random vs heuristic | 4 | {pair['a_wins']} | {pair['won_both']} "
+        f"| {pair['lost_both']} | {pair['split']} |"
+    )
+    assert row in markdown(table).splitlines()
+
+
+def test_a_ladder_at_equal_cpu_time_is_not_published(capsys: pytest.CaptureFixture[str]) -> None:
+    # The published table must be the one a seed gives again (the check ladder replays it).
+    assert cli.main(["ladder", "--publish", "--cpu-per-decision", "0.1"]) == 2
+    assert "--cpu-per-decision" in capsys.readouterr().err
