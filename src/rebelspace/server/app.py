@@ -26,7 +26,15 @@ try:
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
     from fastapi.staticfiles import StaticFiles
-    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+    from pydantic import (
+        BaseModel,
+        BeforeValidator,
+        ConfigDict,
+        Field,
+        StrictBool,
+        StrictInt,
+        StrictStr,
+    )
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.requests import HTTPConnection
     from starlette.routing import Route
@@ -35,7 +43,7 @@ except ModuleNotFoundError as e:  # without the server extra: its one-line hint
     raise_missing("rebelspace.server.app", e)
 
 from .computer import ComputerPlayers
-from .games import CLAIM_AFTER, MAX_ACTION_TEXT, SEATS, ServerError, Session
+from .games import CLAIM_AFTER, MAX_ACTION_TEXT, SEATS, ServerError, Session, whole
 from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit, ClientLimits
 from .manager import (
     CLOCK_INCREMENT,
@@ -79,12 +87,16 @@ class ErrorBody(BaseModel):
     )
 
 
+# An integer as JSON Schema counts one: 4851.0 too (games.whole), never a bool or a string.
+WholeInt = Annotated[StrictInt, BeforeValidator(whole)]
+
+
 class ClockSetting(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    initial_s: StrictInt = Field(
+    initial_s: WholeInt = Field(
         description=f"each side's time at the start, {CLOCK_INITIAL[0]}..{CLOCK_INITIAL[1]} s"
     )
-    increment_s: StrictInt = Field(
+    increment_s: WholeInt = Field(
         description="added to a side's clock after each of its decisions, "
         f"{CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
     )
@@ -96,7 +108,7 @@ class CreateGame(BaseModel):
     side: Literal["rebel", "imperial", "random"] = "rebel"
     opponent: Literal["ismcts", "heuristic", "random"] = "ismcts"
     level: Literal["easy", "normal", "hard", "expert"] = "normal"  # LEVEL_NAMES
-    seed: StrictInt | None = Field(
+    seed: WholeInt | None = Field(
         default=None,
         ge=-(2**62),
         le=2**62,
@@ -130,35 +142,36 @@ VERSION_TEXT = (
     "the state message's `version` the request was chosen at: a stale or repeated request is "
     "refused (409 `stale`), so it is applied at most once"
 )
+ActionId = Annotated[WholeInt, Field(json_schema_extra={"minimum": 0})]  # < 0: 422 as WS
 VERSION = Field(ge=0, le=2**53, description=VERSION_TEXT)
 OPTIONAL_VERSION = Field(default=None, ge=0, le=2**53, description=VERSION_TEXT)
 
 
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: StrictInt | Annotated[StrictStr, Field(max_length=MAX_ACTION_TEXT)] = Field(
+    action: ActionId | Annotated[StrictStr, Field(max_length=MAX_ACTION_TEXT)] = Field(
         description='an action id from `legal`, or its text (e.g. "draw 2"), at most '
         f"{MAX_ACTION_TEXT} characters"
     )
-    version: StrictInt = VERSION
+    version: WholeInt = VERSION
 
 
 class UndoBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class EmptyBody(BaseModel):
     """Resign and claim: no fields needed; ``version`` makes a repeated request refused."""
 
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     offer: StrictBool = Field(description="true: offer or accept; false: withdraw or decline")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class MineBody(BaseModel):
@@ -169,7 +182,7 @@ class MineBody(BaseModel):
 class UndoAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     accept: StrictBool
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {

@@ -70,6 +70,13 @@ class ServerError(Exception):
         return data
 
 
+def whole(value: object) -> object:
+    """A float with no fraction (``4851.0``) as the int it is: JSON has one number type, and
+    JSON Schema's "integer" takes such numbers, so a request may send them; anything else as
+    it is (to be refused by the caller's type check)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def stale(version: int) -> ServerError:
     return ServerError(
         409,
@@ -236,6 +243,10 @@ class Session:
         seat = self.seat_of(token)
         if seat is None:
             raise ServerError(403, "forbidden", "this token does not open a seat of this game")
+        # Presence: any request with the seat's token shows the player is here, so one who
+        # plays by REST (no WebSocket) is never claimable while acting; the claim's wait
+        # counts from the seat's last request or connection.
+        self.gone_since[seat] = max(self.gone_since[seat], self.now())
         return seat
 
     def require_seat(self, token: str | None) -> int:
@@ -256,6 +267,7 @@ class Session:
 
     def check_version(self, version: object) -> None:
         """Refuse (409 ``stale``) a request chosen at another version than the game's."""
+        version = whole(version)
         if type(version) is not int:
             raise ServerError(400, "bad_request", '"version" must be the state\'s version')
         if version != self.version:
@@ -285,6 +297,7 @@ class Session:
 
     def parse(self, action: object) -> int:
         space = self.state.action_space
+        action = whole(action)
         if type(action) is int:
             if not 0 <= action < space.size:
                 raise ServerError(
@@ -452,8 +465,15 @@ class Session:
         self._set_clocks(clocks, now)
 
     def ask_undo(self, request: UndoRequest | None, store: Store) -> None:
-        """Store a pending undo request (None: clear it), then keep it here."""
-        store.set_undo(self.id, None if request is None else (request.seat, request.keep))
+        """Store a pending undo request (None: clear it), then keep it here. It changes the
+        state message (``undo.pending_from``), so it is a change of the game: a new version."""
+        try:
+            store.set_undo(
+                self.id, self.version, None if request is None else (request.seat, request.keep)
+            )
+        except StaleVersionError as e:
+            raise stale(e.version) from None
+        self.version += 1
         self.undo = request
 
     # --- messages

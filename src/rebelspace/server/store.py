@@ -456,14 +456,12 @@ class Store:
             ).fetchall()
         return [gid for (gid,) in rows]
 
-    def set_undo(self, game_id: str, request: tuple[int, int] | None) -> None:
-        """Store a pending undo request (seat that asked, plies kept), or clear it (None)."""
+    def set_undo(self, game_id: str, version: int, request: tuple[int, int] | None) -> None:
+        """Store a pending undo request (seat that asked, plies kept), or clear it (None), at
+        ``version``: the state message shows it, so it bumps the version like any change."""
         seat, keep = request if request is not None else (None, None)
         with self._transaction():
-            self._db.execute(
-                "UPDATE games SET undo_seat = ?, undo_keep = ?, active = ? WHERE id = ?",
-                (seat, keep, time.time(), game_id),
-            )
+            self._bump(game_id, version, "undo_seat = ?", "undo_keep = ?", args=(seat, keep))
 
     def take_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Fill an open seat; False if it was already taken (checked in the same statement)."""
