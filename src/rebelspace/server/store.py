@@ -14,13 +14,21 @@ server promises); only a power cut may lose the last commits. Checkpoints (copyi
 into the database file, with an fsync) run in a background thread, so a slow disk never stalls
 the event loop. Seat tokens are stored as SHA-256 hashes, so a copy of the database does not
 give the seats away.
+
+One process at a time: a server caches its games in memory and never reads back what another
+process wrote, so a second process on the same file would serve stale games. ``Store`` holds an
+exclusive ``flock`` on ``<file>.lock`` for its life and refuses to open a file another process
+holds (``DatabaseInUseError``). The kernel drops the lock when the process ends in any way
+(kill -9 included), so there is no stale lock to clean up, unlike a heartbeat row.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -114,6 +122,35 @@ def hash_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+class DatabaseInUseError(Exception):
+    """The SQLite file is held by another open store (another server process)."""
+
+
+def lock_database(path: str) -> int | None:
+    """Take the exclusive lock of the database at ``path`` (its ``<path>.lock`` file, which
+    holds the owner's pid for the message); returns the lock's descriptor, to keep open for
+    as long as the database is used. None for an in-memory database (nobody can share it).
+    A separate file rather than the database itself: SQLite's own locks on the database are
+    fcntl locks, which flock must not be mixed with on some systems."""
+    if path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    lock_path = f"{path}.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(fd)
+        raise DatabaseInUseError(
+            f"{path} is in use by another server process (pid {owner}): a SQLite database "
+            "serves one process; stop that one, give this one another --db file, or run "
+            "several processes on PostgreSQL (--db postgresql://...)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
 class StaleVersionError(Exception):
     """A write chosen at a version of the game that is no longer its version."""
 
@@ -174,6 +211,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._lock_fd = lock_database(path)  # DatabaseInUseError: another process has it
         # check_same_thread=False with our own lock: the event loop thread does the writes,
         # but nothing stops a test or a tool from calling from another thread.
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -243,6 +281,9 @@ class Store:
         self._checkpointer.join(timeout=10)
         with self._lock:
             self._db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # the lock goes with the descriptor
+            self._lock_fd = None
 
     # --- games
 
