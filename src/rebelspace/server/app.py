@@ -56,7 +56,7 @@ from .manager import (
 )
 from .replays import replay_text
 from .security import SecurityHeaders, add_docs_pages, page_policy
-from .store import Store
+from .store import open_store
 
 log = logging.getLogger("rebelspace.server")
 
@@ -310,7 +310,7 @@ def create_app(
     before the win may be claimed; ``now``: the time source of clocks and claims (tests);
     ``replay_unfinished``: replays of unfinished games too (the local server of
     ``rebelspace replay --open``, which holds only the record's game)."""
-    store = Store(db_path)
+    store = open_store(db_path)  # a SQLite file, or a postgresql:// URL
     server = GameServer(
         store,
         computer,

@@ -39,8 +39,10 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--db",
         default=DEFAULT_DB,
-        metavar="PATH",
-        help=f"the SQLite file of the games (default ./{DEFAULT_DB}; created if missing)",
+        metavar="PATH|URL",
+        help=f"the SQLite file of the games (default ./{DEFAULT_DB}; created if missing; one "
+        "process only), or a PostgreSQL database, postgresql://user@host/name (several "
+        "processes may share it)",
     )
     p.add_argument(
         "--workers",
@@ -121,10 +123,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .computer import ComputerPlayers
     from .limits import WS_MAX_SIZE
     from .security import install_log_filter
-    from .store import DatabaseInUseError
+    from .store import DatabaseInUseError, is_postgres
 
     folder = os.path.dirname(os.path.abspath(args.db))
-    if not os.path.isdir(folder):
+    if not is_postgres(args.db) and not os.path.isdir(folder):
         print(f"rebelspace serve: --db {args.db}: folder {folder} does not exist", file=sys.stderr)
         return 2
     if args.workers is not None and args.workers < 1:

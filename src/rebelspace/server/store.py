@@ -122,6 +122,21 @@ def hash_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def is_postgres(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str) -> Store:
+    """The store of ``--db``: PostgreSQL for a ``postgresql://`` URL (``pgstore``, the server
+    extra's psycopg), else the SQLite file."""
+    if is_postgres(db):
+        from .pgstore import PgStore
+
+        return PgStore(db)
+    return Store(db)
+
+
 class DatabaseInUseError(Exception):
     """The SQLite file is held by another open store (another server process)."""
 
@@ -264,6 +279,12 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The store's lock, for reads (SQLite: the one connection, no transaction needed)."""
+        with self._lock:
+            yield
+
     def _checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
@@ -316,7 +337,8 @@ class Store:
                     old_id, old_version, "rematch_id = ?", "rematch_seat = NULL", args=(game_id,)
                 )
             self._db.execute(
-                "INSERT OR IGNORE INTO cardlists (hash, cards) VALUES (?, ?)", (digest, cards)
+                "INSERT INTO cardlists (hash, cards) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (digest, cards),
             )
             self._db.execute(
                 "INSERT INTO games (id, created, mode, seed, rules, cards, agent, computer_seat,"
@@ -345,7 +367,7 @@ class Store:
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game as stored, or None."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
                 " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
@@ -472,7 +494,7 @@ class Store:
         if not hashes:
             return []
         marks = ",".join("?" * len(hashes))
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT g.id, 0, g.mode, g.created,"
                 " g.active, g.winner, g.reason, g.agent, g.computer_seat,"
@@ -490,7 +512,7 @@ class Store:
     def clocked_games(self) -> list[str]:
         """Unfinished games with a clock and both seats taken: their clocks run (a restarted
         server loads them at once, so a flag still falls when nobody asks for the game)."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT id FROM games WHERE winner IS NULL AND clock_initial IS NOT NULL"
                 " AND token0 IS NOT NULL AND token1 IS NOT NULL"
@@ -529,9 +551,10 @@ class Store:
                     )
                     if gid not in keep
                 ][:SWEEP_BATCH]
-                marks = ",".join("?" * len(ids))
-                self._db.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
-                self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+                if ids:  # "IN ()" is not SQL everywhere (PostgreSQL refuses it)
+                    marks = ",".join("?" * len(ids))
+                    self._db.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+                    self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
             deleted += ids
             if len(ids) < SWEEP_BATCH:
                 break
@@ -542,11 +565,11 @@ class Store:
         return deleted
 
     def count_games(self) -> int:
-        with self._lock:
+        with self._reading():
             (n,) = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
         return int(n)
 
     def count_cardlists(self) -> int:
-        with self._lock:
+        with self._reading():
             (n,) = self._db.execute("SELECT COUNT(*) FROM cardlists").fetchone()
         return int(n)
