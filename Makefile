@@ -24,7 +24,7 @@ STAMP_SERVER := $(VENV)/.stamp-server
 STAMP_ALL := $(VENV)/.stamp-all
 ALL_EXTRAS := dev,server,lab,rl,ray
 
-.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core serve constraints
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core postgresql serve constraints
 
 # The full development environment (what `make test` uses).
 venv: $(STAMP_ALL)
@@ -58,7 +58,7 @@ serve: $(STAMP_SERVER)
 
 # Every test, lint included. Installs every extra, and Debian's chromium for the browser tests
 # (apt-get, so root on Debian; see chromium below).
-test: $(STAMP_ALL) chromium axe-core
+test: $(STAMP_ALL) chromium axe-core postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
@@ -68,12 +68,17 @@ test: $(STAMP_ALL) chromium axe-core
 chromium:
 	test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
 
+# PostgreSQL for the server's store tests on both stores (tests/server/postgres.py starts a
+# throwaway cluster as the unprivileged postgres user). Installed only when missing.
+postgresql:
+	test -x /usr/lib/postgresql/15/bin/initdb || (apt-get update && apt-get install -y postgresql)
+
 # axe-core for the accessibility tests (tests/web/axe.py), at the version pinned in
 # tests/web/js/package-lock.json. Fetched only when missing.
 axe-core:
 	test -f tests/web/js/node_modules/axe-core/axe.min.js || (cd tests/web/js && npm ci --no-audit --no-fund)
 
-test-quick: $(STAMP_ALL) chromium axe-core
+test-quick: $(STAMP_ALL) chromium axe-core postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"

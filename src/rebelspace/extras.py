@@ -34,7 +34,16 @@ __all__ = [
 
 #: Extra -> the top-level modules it provides (what ``import`` names, not the pip names).
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "server": ("fastapi", "starlette", "pydantic", "uvicorn", "websockets", "markdown_it"),
+    "server": (
+        "fastapi",
+        "starlette",
+        "pydantic",
+        "uvicorn",
+        "websockets",
+        "markdown_it",
+        "psycopg",
+        "psycopg_pool",
+    ),
     "lab": ("matplotlib", "tqdm"),
     "rl": (
         "numpy",

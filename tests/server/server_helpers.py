@@ -119,8 +119,12 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
     expected = expected_view(game, seat)
     if ended:  # resign, time or a claim: the engine's game goes on, nobody decides any more
         expected.update(to_move=None, legal_actions=[])
+    # The events (and their log lines, one each) from events_from on: what the client lacks.
+    start = msg["events_from"]
+    expected["log"] = expected["log"][start:]
     assert msg["view"] == expected
-    assert msg["events"] == expected_events(game, seat)
+    assert msg["events"] == expected_events(game, seat)[start:]
+    assert len(msg["view"]["log"]) == len(msg["events"])
     # R5: cards shown to a player (draws, starting hands, spied hands) reach only that player.
     for event in msg["events"]:
         if event["type"] == "cards_seen":
@@ -144,6 +148,7 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
         "winner",
         "invite",
         "events",
+        "events_from",
         "result",
         "clock",
         "claim",

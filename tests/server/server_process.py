@@ -29,7 +29,7 @@ class ServerProcess:
     """One `rebelspace serve` process. `start()` again after `stop()` or `kill()` serves the
     same port and database, as after a deploy or a crash. Usable as a context manager."""
 
-    def __init__(self, db: Path, log: Path, extra_args: Sequence[str] = ()) -> None:
+    def __init__(self, db: Path | str, log: Path, extra_args: Sequence[str] = ()) -> None:
         """``log``: the file the server's output is appended to; ``extra_args``: more arguments
         of `rebelspace serve` (e.g. ``["--access-log"]``)."""
         self.db, self.log = db, log

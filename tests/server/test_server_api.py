@@ -147,6 +147,8 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) ->
     )
     error(client.post(url, json={"action": 10**9, "version": 0}, headers=h), 422, "invalid_action")
     error(client.post(url, json={"action": -1, "version": 0}, headers=h), 422, "invalid_action")
+    error(client.post(url, json={"action": 1, "version": 0.5}, headers=h), 400, "bad_request")
+    error(client.post(url, json={"action": 1, "version": "0"}, headers=h), 400, "bad_request")
     error(
         client.post(url, json={"action": "x" * 20_000, "version": 0}, headers=h), 413, "too_large"
     )
@@ -408,3 +410,30 @@ def test_the_levels_call_gives_the_ratings_the_lobby_may_show(client: TestClient
     assert answer == level_ratings()
     assert answer["games_per_pair"] == table["table"]["games_per_pair"] > 0
     assert answer["experimental"] == ["ismcts:hard", "ismcts:expert"]
+
+
+def test_a_whole_number_written_as_a_float_is_an_integer(client: TestClient) -> None:
+    """JSON Schema counts 4851.0 an integer, so the server does too (REST and WebSocket):
+    a stale one is refused as stale, not as malformed, and a current one is applied."""
+    created = create(client, mode="hotseat", seed=4)
+    gid, tok = created["game_id"], tokens(created)["rebel"]
+    url, h = f"/api/games/{gid}/actions", auth(tok)
+    error(client.post(url, json={"action": 0, "version": 4851.0}, headers=h), 409, "stale")
+    draw = state(client, gid, tok)["legal"][0]["id"]
+    r = client.post(url, json={"action": float(draw), "version": 0.0}, headers=h)
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == 1 and r.json()["plies"] == 1
+    with client.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_json({"type": "auth", "token": tok})
+        while ws.receive_json().get("seat") != "rebel":  # the spectator's state comes first
+            pass
+        ws.send_json({"type": "action", "action": "done deploying", "version": 1.0})
+        msg = ws.receive_json()
+        assert msg["type"] == "state" and msg["version"] == 2, msg
+
+
+def test_the_openapi_document_gives_action_ids_a_minimum_of_0(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    choices = schemas["ActionBody"]["properties"]["action"]["anyOf"]
+    assert {"type": "integer", "minimum": 0} in choices
+    assert schemas["ActionBody"]["properties"]["version"]["type"] == "integer"

@@ -12,7 +12,15 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.server_helpers import FakeTime, error, online_game, post, state, wake_timers
+from tests.server.server_helpers import (
+    FakeTime,
+    act,
+    error,
+    online_game,
+    post,
+    state,
+    wake_timers,
+)
 from tests.server.server_process import HTTP, ServerProcess
 from tests.server.ws_helpers import receive_until
 
@@ -43,6 +51,9 @@ def test_a_claim_becomes_available_after_the_opponent_stays_away(
             next_state(rebel, "rebel", None)
         # The Imperial left: the Rebel is told how long until it may claim.
         next_state(rebel, "rebel", 60000)
+        # The absent seat has no claim (asked now: a request of its own counts as presence,
+        # and at the time it left changes nothing).
+        assert claim_of(state(timed_client, gid, toks["imperial"])) is None
         before = state(timed_client, gid, toks["rebel"])
         message = error(post(timed_client, url, toks["rebel"], {}), 409, "conflict")
         assert "60 s" in message
@@ -53,9 +64,7 @@ def test_a_claim_becomes_available_after_the_opponent_stays_away(
         fake_time.advance(1)
         wake_timers(timed_client)
         next_state(rebel, "rebel", 0)  # pushed by the server when it became available
-        # The absent seat has no claim; a spectator neither.
-        assert claim_of(state(timed_client, gid, toks["imperial"])) is None
-        assert claim_of(state(timed_client, gid)) is None
+        assert claim_of(state(timed_client, gid)) is None  # a spectator has no claim
         r = post(timed_client, url, toks["rebel"], {})
         assert r.status_code == 200, r.text
         assert r.json()["result"] == {"winner": "rebel", "reason": "abandoned"}
@@ -122,3 +131,25 @@ def test_serve_claim_after_sets_the_wait(tmp_path: Path) -> None:
         assert r.json()["result"] == {"winner": "rebel", "reason": "abandoned"}
     finally:
         proc.stop()
+
+
+def test_a_player_who_plays_by_rest_is_never_claimable(
+    timed_client: TestClient, fake_time: FakeTime
+) -> None:
+    """Presence counts any request with the seat's token, not only an open WebSocket: the
+    Rebel plays by REST alone, 50 s between requests, and is never claimable; once it stops,
+    the claim comes 60 s after its last request."""
+    gid, toks = online_game(timed_client)
+    claim_url = f"/api/games/{gid}/claim"
+    fake_time.advance(50)
+    act(timed_client, gid, toks["rebel"], "draw 2")  # reads the state, then acts: two requests
+    fake_time.advance(50)
+    state(timed_client, gid, toks["rebel"])
+    fake_time.advance(50)  # 150 s since the join, 50 s since the Rebel's last request
+    assert claim_of(state(timed_client, gid, toks["imperial"])) == 10_000
+    error(post(timed_client, claim_url, toks["imperial"], {}), 409, "conflict")
+    assert state(timed_client, gid)["result"] is None
+    fake_time.advance(10)
+    r = post(timed_client, claim_url, toks["imperial"], {})
+    assert r.status_code == 200, r.text
+    assert r.json()["result"] == {"winner": "imperial", "reason": "abandoned"}

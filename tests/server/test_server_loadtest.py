@@ -44,6 +44,7 @@ def test_a_small_loadtest_plays_games_without_errors(
     assert result["ws_actions"] > 0 and result["rest_actions"] > 0
     assert result["actions"] == result["ws_actions"] + result["rest_actions"]
     assert 0 < result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
+    assert 0 < result["state_bytes_p50"] <= result["state_bytes_p95"] <= result["state_bytes_max"]
 
 
 def test_a_loadtest_against_no_server_counts_errors(capsys: pytest.CaptureFixture[str]) -> None:

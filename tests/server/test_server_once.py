@@ -46,7 +46,7 @@ def test_an_action_needs_the_version_it_was_chosen_at(client: TestClient) -> Non
     gid, tok = created["game_id"], tokens(created)["rebel"]
     url, h = f"/api/games/{gid}/actions", auth(tok)
     assert "version" in error(client.post(url, json={"action": 1}, headers=h), 400, "bad_request")
-    for bad in ("0", 1.0, None, True, -1, 2**60):
+    for bad in ("0", 0.5, None, True, -1, 2**60):  # 1.0 is an integer (JSON Schema)
         r = client.post(url, json={"action": 1, "version": bad}, headers=h)
         error(r, 400, "bad_request")
     stale = client.post(url, json={"action": "draw 2", "version": 7}, headers=h)
@@ -72,9 +72,10 @@ def test_a_repeated_undo_or_answer_is_refused_as_stale(client: TestClient) -> No
     act(client, gid, toks["rebel"], "draw 2")
     asked_at = act(client, gid, toks["rebel"], "done deploying")["version"]
     client.post(f"/api/games/{gid}/undo", json={"version": asked_at}, headers=auth(toks["rebel"]))
+    # The request is a change (version asked_at + 1): an answer chosen before it is stale.
     r = client.post(
         f"/api/games/{gid}/undo/answer",
-        json={"accept": True, "version": asked_at + 1},
+        json={"accept": True, "version": asked_at},
         headers=auth(toks["imperial"]),
     )
     error(r, 409, "stale")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rebelspace.server.store import DatabaseInUseError, Store
 from tests.server.server_process import HTTP, ServerProcess
 
 
@@ -39,3 +40,39 @@ def test_a_server_that_cannot_start_says_why(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "log", ["--workers", "0"])
     with pytest.raises(RuntimeError, match="--workers must be at least 1"):
         server.start()
+
+
+def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    """Two real `rebelspace serve` processes on one SQLite file: the second exits at once with
+    one line saying why and what to do; once the first dies (kill -9: the kernel drops its
+    lock), a server starts on the file and has its games."""
+    db = tmp_path / "games.sqlite3"
+    first = ServerProcess(db, tmp_path / "first.log")
+    second = ServerProcess(db, tmp_path / "second.log")
+    first.start()
+    try:
+        gid = HTTP.post(f"{first.url}/api/games", json={"mode": "hotseat"}).json()["game_id"]
+        with pytest.raises(RuntimeError, match="the server exited \\(2\\)"):
+            second.start()
+        lines = (tmp_path / "second.log").read_text().strip().splitlines()
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(f"rebelspace serve: {db} is in use by another server process")
+        assert f"(pid {first.proc.pid if first.proc else '?'})" in lines[0]
+        assert "another --db file" in lines[0] and "PostgreSQL" in lines[0]
+        first.kill()
+        second.start()
+        assert HTTP.get(f"{second.url}/api/games/{gid}").status_code == 200
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_a_store_holds_its_sqlite_file_until_closed(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    store = Store(db)
+    try:
+        with pytest.raises(DatabaseInUseError, match=f"pid {os.getpid()}"):
+            Store(db)
+    finally:
+        store.close()
+    Store(db).close()  # closed: the file is free again

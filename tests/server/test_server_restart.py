@@ -183,7 +183,8 @@ def test_a_pending_undo_request_survives_a_crash_and_its_answer_reaches_the_aske
         seen: list[dict[str, Any]] = []
         while not (seen and seen[-1].get("seat") == "rebel"):
             seen.append(json.loads(ws.recv(timeout=30)))
-        answered = post("undo/answer", "imperial", {"accept": True, "version": 2})
+        # Version 3: two actions and the request (stored with it, so kept by the restart).
+        answered = post("undo/answer", "imperial", {"accept": True, "version": 3})
         assert answered["plies"] == 1 and answered["undo"]["pending_from"] is None
         while (msg := json.loads(ws.recv(timeout=30)))["type"] != "undo_answer":
             pass

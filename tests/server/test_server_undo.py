@@ -69,6 +69,7 @@ def test_two_person_undo_needs_the_other_players_consent(client: TestClient) -> 
     with client.websocket_connect(f"/api/games/{gid}/ws?token={imperial}") as ws:
         ws.receive_json()
         asked = undo(client, gid, rebel).json()
+        assert asked["version"] == before["version"] + 1  # the message changed: a new version
         assert asked["plies"] == 2 and asked["undo"] == {
             "pending_from": "rebel",
             "allowed": False,
@@ -82,7 +83,8 @@ def test_two_person_undo_needs_the_other_players_consent(client: TestClient) -> 
         after = ws.receive_json()
         assert after["plies"] == 1 and after["undo"]["pending_from"] is None
     msg = state(client, gid, rebel)
-    assert msg["view"]["step"] == "deploy" and msg["plies"] == 1 and msg["version"] == 3
+    # Versions: 2 actions, the request, its acceptance.
+    assert msg["view"]["step"] == "deploy" and msg["plies"] == 1 and msg["version"] == 4
 
 
 def test_a_refused_undo_changes_nothing_and_the_asker_is_told(client: TestClient) -> None:
@@ -97,7 +99,9 @@ def test_a_refused_undo_changes_nothing_and_the_asker_is_told(client: TestClient
         declined = answer(client, gid, toks["imperial"], False).json()
         assert declined["plies"] == 2 and declined["undo"]["pending_from"] is None
         assert ws.receive_json() == {"type": "undo_answer", "from": "imperial", "accept": False}
-    assert state(client, gid)["version"] == 2  # a refused request changed nothing
+    # The request and its refusal each changed the message (a new version), not the game.
+    after = state(client, gid)
+    assert after["version"] == 4 and after["plies"] == 2
 
 
 def test_an_action_cancels_a_waiting_undo_request(client: TestClient) -> None:
@@ -108,7 +112,7 @@ def test_an_action_cancels_a_waiting_undo_request(client: TestClient) -> None:
     undo(client, gid, toks["rebel"])
     assert act(client, gid, toks["rebel"], "end turn")["undo"]["pending_from"] is None
     error(answer(client, gid, toks["imperial"], True), 409, "conflict")
-    assert state(client, gid)["version"] == 3
+    assert state(client, gid)["version"] == 4  # 3 actions and the request
 
 
 def test_two_person_undo_never_hides_a_card_the_other_player_saw(client: TestClient) -> None:

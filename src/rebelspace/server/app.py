@@ -22,11 +22,19 @@ from rebelspace.extras import raise_missing
 from rebelspace.play.ratings import level_ratings
 
 try:
-    from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+    from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
     from fastapi.staticfiles import StaticFiles
-    from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+    from pydantic import (
+        BaseModel,
+        BeforeValidator,
+        ConfigDict,
+        Field,
+        StrictBool,
+        StrictInt,
+        StrictStr,
+    )
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.requests import HTTPConnection
     from starlette.routing import Route
@@ -35,7 +43,7 @@ except ModuleNotFoundError as e:  # without the server extra: its one-line hint
     raise_missing("rebelspace.server.app", e)
 
 from .computer import ComputerPlayers
-from .games import CLAIM_AFTER, MAX_ACTION_TEXT, SEATS, ServerError, Session
+from .games import CLAIM_AFTER, MAX_ACTION_TEXT, SEATS, ServerError, Session, Since, whole
 from .limits import MAX_BODY, MAX_WS_MESSAGE, BodyLimit, ClientLimits
 from .manager import (
     CLOCK_INCREMENT,
@@ -48,7 +56,7 @@ from .manager import (
 )
 from .replays import replay_text
 from .security import SecurityHeaders, add_docs_pages, page_policy
-from .store import Store
+from .store import open_store
 
 log = logging.getLogger("rebelspace.server")
 
@@ -79,12 +87,16 @@ class ErrorBody(BaseModel):
     )
 
 
+# An integer as JSON Schema counts one: 4851.0 too (games.whole), never a bool or a string.
+WholeInt = Annotated[StrictInt, BeforeValidator(whole)]
+
+
 class ClockSetting(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    initial_s: StrictInt = Field(
+    initial_s: WholeInt = Field(
         description=f"each side's time at the start, {CLOCK_INITIAL[0]}..{CLOCK_INITIAL[1]} s"
     )
-    increment_s: StrictInt = Field(
+    increment_s: WholeInt = Field(
         description="added to a side's clock after each of its decisions, "
         f"{CLOCK_INCREMENT[0]}..{CLOCK_INCREMENT[1]} s"
     )
@@ -96,7 +108,7 @@ class CreateGame(BaseModel):
     side: Literal["rebel", "imperial", "random"] = "rebel"
     opponent: Literal["ismcts", "heuristic", "random"] = "ismcts"
     level: Literal["easy", "normal", "hard", "expert"] = "normal"  # LEVEL_NAMES
-    seed: StrictInt | None = Field(
+    seed: WholeInt | None = Field(
         default=None,
         ge=-(2**62),
         le=2**62,
@@ -130,35 +142,36 @@ VERSION_TEXT = (
     "the state message's `version` the request was chosen at: a stale or repeated request is "
     "refused (409 `stale`), so it is applied at most once"
 )
+ActionId = Annotated[WholeInt, Field(json_schema_extra={"minimum": 0})]  # < 0: 422 as WS
 VERSION = Field(ge=0, le=2**53, description=VERSION_TEXT)
 OPTIONAL_VERSION = Field(default=None, ge=0, le=2**53, description=VERSION_TEXT)
 
 
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: StrictInt | Annotated[StrictStr, Field(max_length=MAX_ACTION_TEXT)] = Field(
+    action: ActionId | Annotated[StrictStr, Field(max_length=MAX_ACTION_TEXT)] = Field(
         description='an action id from `legal`, or its text (e.g. "draw 2"), at most '
         f"{MAX_ACTION_TEXT} characters"
     )
-    version: StrictInt = VERSION
+    version: WholeInt = VERSION
 
 
 class UndoBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class EmptyBody(BaseModel):
     """Resign and claim: no fields needed; ``version`` makes a repeated request refused."""
 
     model_config = ConfigDict(extra="forbid")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     offer: StrictBool = Field(description="true: offer or accept; false: withdraw or decline")
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 class MineBody(BaseModel):
@@ -169,7 +182,7 @@ class MineBody(BaseModel):
 class UndoAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     accept: StrictBool
-    version: StrictInt | None = OPTIONAL_VERSION
+    version: WholeInt | None = OPTIONAL_VERSION
 
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -187,9 +200,49 @@ STATE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def state_response(session: Session, seat: int | None) -> Response:
+SINCE_TEXT = (
+    "with `since_version`: the client holds the seat's first `since` events, from the state "
+    "message of version `since_version`; the answer's `events` (and `view.log`) carry only "
+    "the ones after them (`events_from`). Without: every event"
+)
+
+
+def since_query(
+    since: Annotated[int | None, Query(ge=0, le=2**31, description=SINCE_TEXT)] = None,
+    since_version: Annotated[
+        int | None, Query(ge=0, le=2**53, description="the version `since` is from")
+    ] = None,
+) -> Since | None:
+    """What the client holds of the seat's events (docs/protocol.md, "Events"), or None."""
+    return read_since(since, since_version)
+
+
+def read_since(since: object, since_version: object) -> Since | None:
+    """``since`` and ``since_version`` as a ``Since`` (both or neither), or ``bad_request``."""
+    if since is None and since_version is None:
+        return None
+    since, since_version = whole(since), whole(since_version)
+    if (
+        type(since) is not int
+        or type(since_version) is not int
+        or not 0 <= since <= 2**31
+        or not 0 <= since_version <= 2**53
+    ):
+        raise ServerError(
+            400,
+            "bad_request",
+            '"since" (events held) and "since_version" (their version) go together, '
+            "as integers from 0",
+        )
+    return since, since_version
+
+
+SinceQuery = Annotated[Since | None, Depends(since_query)]
+
+
+def state_response(session: Session, seat: int | None, since: Since | None) -> Response:
     """The state message as the response body (already JSON: no second encoding)."""
-    return Response(session.message_text(seat), media_type="application/json")
+    return Response(GameServer.answer(session, seat, since), media_type="application/json")
 
 
 def card_catalogue(db: CardDB) -> list[dict[str, Any]]:
@@ -257,7 +310,7 @@ def create_app(
     before the win may be claimed; ``now``: the time source of clocks and claims (tests);
     ``replay_unfinished``: replays of unfinished games too (the local server of
     ``rebelspace replay --open``, which holds only the record's game)."""
-    store = Store(db_path)
+    store = open_store(db_path)  # a SQLite file, or a postgresql:// URL
     server = GameServer(
         store,
         computer,
@@ -379,20 +432,21 @@ def _game_routes(app: FastAPI, server: GameServer, answer_delay: float) -> None:
         return {"player": SEATS[seat], "token": token}
 
     @app.get("/api/games/{game_id}", responses=STATE)
-    async def read_game(game_id: str, request: Request) -> Response:
+    async def read_game(game_id: str, request: Request, since: SinceQuery) -> Response:
         """The state message: the seat's own view with its token, the public view without."""
         session = server.get(game_id)
         seat = session.authorize(bearer(request))
         server.check_flag(session)  # a flag down ends the game even if its timer is late
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/{game_id}/actions", responses=STATE)
-    async def act(game_id: str, body: ActionBody, request: Request) -> Response:
+    async def act(game_id: str, body: ActionBody, request: Request, since: SinceQuery) -> Response:
         """Make the seat's decision; answers with the seat's new state message. The action is
         in the database before this answers."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
-        text = server.act(session, seat, body.action, body.version)
+        texts = server.act(session, seat, body.action, body.version)
+        text = server.answer(session, seat, since, texts)
         if answer_delay:
             await asyncio.sleep(answer_delay)
         return Response(text, media_type="application/json")
@@ -402,47 +456,55 @@ def _seat_routes(app: FastAPI, server: GameServer) -> None:
     """What a seat's token does besides playing: undo, resign, claim, rematch, its games."""
 
     @app.post("/api/games/{game_id}/undo", responses=STATE)
-    async def undo(game_id: str, request: Request, body: UndoBody | None = None) -> Response:
+    async def undo(
+        game_id: str, request: Request, since: SinceQuery, body: UndoBody | None = None
+    ) -> Response:
         """Take back the seat's last decision: at once against the computer, after the other
         player agrees in a two-person game (see docs/protocol.md for what cannot be undone)."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         server.request_undo(session, seat, None if body is None else body.version)
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/{game_id}/undo/answer", responses=STATE)
-    async def undo_answer(game_id: str, body: UndoAnswer, request: Request) -> Response:
+    async def undo_answer(
+        game_id: str, body: UndoAnswer, request: Request, since: SinceQuery
+    ) -> Response:
         """Accept or refuse the other player's undo request."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         server.answer_undo(session, seat, body.accept, body.version)
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/{game_id}/resign", responses=STATE)
-    async def resign(game_id: str, body: EmptyBody, request: Request) -> Response:
+    async def resign(
+        game_id: str, body: EmptyBody, request: Request, since: SinceQuery
+    ) -> Response:
         """Give up: the other side wins (`result.reason` "resign"), in every mode."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         server.resign(session, seat, body.version)
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/{game_id}/claim", responses=STATE)
-    async def claim(game_id: str, body: EmptyBody, request: Request) -> Response:
+    async def claim(game_id: str, body: EmptyBody, request: Request, since: SinceQuery) -> Response:
         """Claim the win against an online opponent gone long enough (`claim.available_in_ms`
         is 0); `result.reason` "abandoned"."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         server.claim(session, seat, body.version)
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/{game_id}/rematch", responses=STATE)
-    async def rematch(game_id: str, body: RematchBody, request: Request) -> Response:
+    async def rematch(
+        game_id: str, body: RematchBody, request: Request, since: SinceQuery
+    ) -> Response:
         """Offer, accept, withdraw or decline a rematch of a finished game: the new game has
         the sides swapped, and each token opens the other side's seat there."""
         session = server.get(game_id)
         seat = session.require_seat(bearer(request))
         server.rematch(session, seat, body.offer, body.version)
-        return state_response(session, seat)
+        return state_response(session, seat, since)
 
     @app.post("/api/games/mine", responses=REFUSALS)
     async def mine(body: MineBody) -> dict[str, Any]:
@@ -516,17 +578,25 @@ def _websocket_route(app: FastAPI, server: GameServer) -> None:
     async def websocket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
         """A seat's (or a spectator's) live connection: the seat authenticates with its first
         message, ``{"type": "auth", "token": ...}``, so the token is never in a URL. The
-        ``?token=`` form is still accepted from older clients (and never logged)."""
+        ``?token=`` form is still accepted from older clients (and never logged). A client
+        that reconnects gives what it holds of the events, ``?since=N&since_version=V`` (or
+        in its auth message), and is sent only the ones it is missing."""
         await ws.accept()
         try:
             server.check_rate("connect", client_address(ws))
+            query = ws.query_params
+            since = read_since(
+                _query_int(query.get("since")), _query_int(query.get("since_version"))
+            )
             session = server.get(game_id)
             seat = session.authorize(token)
         except ServerError as e:
             await ws.send_json({"type": "error", **e.to_dict()})
             await ws.close(code=4000 + e.status, reason=e.code)
             return
-        conn = server.connect(session, seat)
+        # A spectator's stream is not a seat's: a ``since`` given with no ?token= is the
+        # stream of the seat the auth message names, if one follows (auth repeats it).
+        conn = server.connect(session, seat, since)
         writer = asyncio.create_task(_write(ws, conn))
         try:
             while True:
@@ -542,6 +612,16 @@ def _websocket_route(app: FastAPI, server: GameServer) -> None:
             writer.cancel()  # it may be stuck sending to a client that stopped reading
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+
+
+def _query_int(text: str | None) -> object:
+    """A query parameter as an int if it is one (else the text, for ``read_since`` to refuse)."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 async def _sweeps(server: GameServer, every: float) -> None:
@@ -607,7 +687,8 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         raise ServerError(400, "bad_request", f"unknown message type {kind[:40]!r}")
     session = server.get(game_id)
     if kind == "auth":
-        _authenticate(server, session, conn, msg.get("token"))
+        since = read_since(msg.get("since"), msg.get("since_version"))
+        _authenticate(server, session, conn, msg.get("token"), since)
         return
     if conn.seat is None:
         raise ServerError(403, "forbidden", "a spectator cannot act (authenticate first)")
@@ -624,8 +705,11 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         server.answer_undo(session, conn.seat, accept, msg.get("version"))
 
 
-def _authenticate(server: GameServer, session: Session, conn: Connection, token: object) -> None:
-    """An "auth" message: the connection takes the seat whose token it gives."""
+def _authenticate(
+    server: GameServer, session: Session, conn: Connection, token: object, since: Since | None
+) -> None:
+    """An "auth" message: the connection takes the seat whose token it gives (its client
+    holds ``since`` of the seat's events)."""
     if not isinstance(token, str) or not token or len(token) > 200:
         raise ServerError(400, "bad_request", '"token" must be a seat\'s token')
     if conn.seat is not None:
@@ -637,7 +721,7 @@ def _authenticate(server: GameServer, session: Session, conn: Connection, token:
         conn.close(4000 + e.status, drop=False)
         return
     assert seat is not None
-    server.take_seat_on(session, conn, seat)
+    server.take_seat_on(session, conn, seat, since)
 
 
 def client_address(conn: HTTPConnection) -> str:

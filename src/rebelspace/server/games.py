@@ -36,6 +36,9 @@ from rebelspace.engine.cards import cards_from_data
 from .store import StaleVersionError, Store, StoredGame, hash_token
 
 SEATS = SIDE_NAMES  # a seat is named after its side (engine.SIDE_NAMES)
+# What a client holds of a seat's event stream: (events held, the version they are from). A
+# state message carries only the events after those (``Session.events_start``).
+Since = tuple[int, int]
 MODES = ("computer", "hotseat", "online")
 REASONS = ("rules", "resign", "time", "abandoned")  # how a game ended (the state's ``result``)
 MAX_ACTION_TEXT = 200  # characters: the longest real action text is under 80
@@ -68,6 +71,13 @@ class ServerError(Exception):
         if self.retry_after is not None:
             data["retry_after"] = self.retry_after
         return data
+
+
+def whole(value: object) -> object:
+    """A float with no fraction (``4851.0``) as the int it is: JSON has one number type, and
+    JSON Schema's "integer" takes such numbers, so a request may send them; anything else as
+    it is (to be refused by the caller's type check)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def stale(version: int) -> ServerError:
@@ -143,6 +153,11 @@ class Session:
         # A client's action names the version it was chosen at; any other is refused, and a
         # computer move computed at an older version is dropped.
         self.version = stored.version
+        self.loaded_version = stored.version  # versions before it: no stream history here
+        # Each undo (take_back) since loading: (its version, each stream's length right after
+        # it, by seat and None for spectators). Events up to those lengths are unchanged by the
+        # undo (the kept plies replay the same); a client holding more must drop the rest.
+        self.cuts: list[tuple[int, dict[int | None, int]]] = []
         self.state = new_game(row.seed, options=self.options, cards=self.cards)
         self.seats: list[int] = []  # who decided each ply
         self.revealed: list[tuple[bool, bool]] = []  # per ply: reveals() of that action
@@ -236,6 +251,10 @@ class Session:
         seat = self.seat_of(token)
         if seat is None:
             raise ServerError(403, "forbidden", "this token does not open a seat of this game")
+        # Presence: any request with the seat's token shows the player is here, so one who
+        # plays by REST (no WebSocket) is never claimable while acting; the claim's wait
+        # counts from the seat's last request or connection.
+        self.gone_since[seat] = max(self.gone_since[seat], self.now())
         return seat
 
     def require_seat(self, token: str | None) -> int:
@@ -256,6 +275,7 @@ class Session:
 
     def check_version(self, version: object) -> None:
         """Refuse (409 ``stale``) a request chosen at another version than the game's."""
+        version = whole(version)
         if type(version) is not int:
             raise ServerError(400, "bad_request", '"version" must be the state\'s version')
         if version != self.version:
@@ -285,6 +305,7 @@ class Session:
 
     def parse(self, action: object) -> int:
         space = self.state.action_space
+        action = whole(action)
         if type(action) is int:
             if not 0 <= action < space.size:
                 raise ServerError(
@@ -449,25 +470,53 @@ class Session:
             raise stale(e.version) from None
         self.version += 1
         self.rebuild(self.actions()[:keep])
+        self.cuts.append((self.version, {p: len(self.events_json(p)) for p in (0, 1, None)}))
         self._set_clocks(clocks, now)
 
     def ask_undo(self, request: UndoRequest | None, store: Store) -> None:
-        """Store a pending undo request (None: clear it), then keep it here."""
-        store.set_undo(self.id, None if request is None else (request.seat, request.keep))
+        """Store a pending undo request (None: clear it), then keep it here. It changes the
+        state message (``undo.pending_from``), so it is a change of the game: a new version."""
+        try:
+            store.set_undo(
+                self.id, self.version, None if request is None else (request.seat, request.keep)
+            )
+        except StaleVersionError as e:
+            raise stale(e.version) from None
+        self.version += 1
         self.undo = request
 
     # --- messages
 
-    def message(self, seat: int | None) -> dict[str, Any]:
+    def message(self, seat: int | None, since: Since | None = None) -> dict[str, Any]:
         """The state message for a seat (None: a spectator), as JSON-ready data."""
-        data: dict[str, Any] = json.loads(self.message_text(seat))
+        data: dict[str, Any] = json.loads(self.message_text(seat, since))
         return data
 
-    def message_text(self, seat: int | None) -> str:
+    def events_start(self, seat: int | None, since: Since | None) -> int:
+        """The first event a message must carry to a client that holds ``since`` of the
+        seat's stream: the events it holds that are still the game's are not sent again.
+        0 (the whole stream) when nothing is known: no ``since``, a version from before this
+        session was loaded or not yet reached, or more events than there are."""
+        if since is None:
+            return 0
+        held, version = since
+        if not self.loaded_version <= version <= self.version:
+            return 0
+        start = held
+        for at, lengths in self.cuts:  # undos after the client's version cut its stream
+            if at > version:
+                start = min(start, lengths[seat])
+        return start if start <= len(self.events_json(seat)) else 0
+
+    def message_text(self, seat: int | None, since: Since | None = None) -> str:
         """The state message for a seat (None: a spectator) as JSON text. It holds only the
-        seat's own view (R5), or the public view for a spectator."""
+        seat's own view (R5), or the public view for a spectator, and of the seat's events
+        (and log lines, one per event) those from ``events_from``: the ones after what the
+        client holds (``since``, see ``events_start``)."""
         state = self.state
         view = state.public_view() if seat is None else state.view(seat)
+        start = self.events_start(seat, since)
+        view = replace(view, log=view.log[start:])  # line i is events[i]'s (engine R5 rule)
         if self.ended is not None:  # resigned, out of time or abandoned: nobody decides now
             view = replace(view, to_move=None, legal_actions=())
         result = self.result_json()
@@ -497,7 +546,8 @@ class Session:
             },
             "over": result is not None,
             "winner": None if result is None else result["winner"],
-            "events": self.events_json(seat),
+            "events_from": start,
+            "events": self.events_json(seat)[start:],
             "result": result,
             "clock": self.clock_json(),
             "claim": None,
@@ -517,7 +567,7 @@ class Session:
             and self.token_hashes[1 - seat] is None
         ):
             msg["invite"] = invite_path(self.id, self.row.invite)
-        return json.dumps(msg, default=json_fields)
+        return json.dumps(msg, default=json_fields, separators=(",", ":"))
 
     def clock_json(self) -> dict[str, Any] | None:
         clocks = self.clocks_at(self.now())

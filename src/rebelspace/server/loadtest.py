@@ -32,6 +32,7 @@ STALL_SECONDS = 30.0
 @dataclass
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"ws": [], "rest": []})
+    state_bytes: list[float] = field(default_factory=list)  # each seat's state messages
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
 
@@ -156,6 +157,7 @@ class _Seat:
     tally: Tally
     acted: int = -1
     sent_at: float | None = None
+    held: tuple[int, int] | None = None  # the seat's events held: (count, version), as a client
 
     async def run(self) -> None:
         game = self.game
@@ -166,7 +168,11 @@ class _Seat:
                 if game.done.is_set():
                     break
                 raise
-            if not await self._on_message(json.loads(text)):
+            msg = json.loads(text)
+            if msg.get("type") == "state" and msg.get("seat") is not None:
+                self.tally.state_bytes.append(float(len(text)))
+                self.held = (msg["events_from"] + len(msg["events"]), msg["version"])
+            if not await self._on_message(msg):
                 break
 
     async def _on_message(self, msg: dict[str, Any]) -> bool:
@@ -211,6 +217,8 @@ class _Seat:
             await self.ws.send(json.dumps(action))
             return True
         path = f"/api/games/{game.game_id}/actions"
+        if self.held is not None:  # the answer then carries only the events it lacks
+            path += f"?since={self.held[0]}&since_version={self.held[1]}"
         request = {"action": choice, "version": version}
         status, body = await self.http.request("POST", path, request, self.token)
         if status != 200:
@@ -318,6 +326,10 @@ async def run_loadtest(
         "p50_ms": _ms(percentile(both, 0.50)),
         "p95_ms": _ms(percentile(both, 0.95)),
         "max_ms": _ms(max(both, default=0.0)),
+        # The seats' pushed state messages (events since the previous one, issue 33).
+        "state_bytes_p50": percentile(tally.state_bytes, 0.50),
+        "state_bytes_p95": percentile(tally.state_bytes, 0.95),
+        "state_bytes_max": max(tally.state_bytes, default=0.0),
     }
     if flood:
         result.update(

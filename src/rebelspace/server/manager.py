@@ -29,6 +29,7 @@ from .games import (
     SEATS,
     ServerError,
     Session,
+    Since,
     UndoRequest,
     cards_text,
     invite_path,
@@ -51,6 +52,9 @@ class Connection:
     by the connection's own writer task so one slow client never holds up the others."""
 
     seat: int | None
+    # What the client holds of the seat's event stream (None: nothing known yet): each state
+    # message sent carries only the events after it, then moves it on.
+    since: Since | None = None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
     close_code: int = 1000  # the WebSocket close code the writer sends
@@ -271,15 +275,29 @@ class GameServer:
 
     # --- actions and undo
 
-    def act(self, session: Session, seat: int, action: object, version: object) -> str:
+    def act(
+        self, session: Session, seat: int, action: object, version: object
+    ) -> dict[tuple[int | None, int], str]:
         """Apply and store a seat's action chosen at ``version``, push the new state; returns
-        the seat's message."""
+        the messages pushed (``broadcast``), which the REST answer may reuse (``answer``)."""
         self.check_flag(session)  # a decision after the flag fell is too late
         session.act(seat, action, version, self.store)
         self.arm_timer(session)
         texts = self.broadcast(session)
         self._start_computer(session)  # a task: it runs after this request is answered
-        return texts.get(seat) or session.message_text(seat)
+        return texts
+
+    @staticmethod
+    def answer(
+        session: Session,
+        seat: int | None,
+        since: Since | None,
+        texts: dict[tuple[int | None, int], str] | None = None,
+    ) -> str:
+        """The state message of a REST answer, for a client that holds ``since`` of the seat's
+        events: one of the messages just pushed if it is the same, else built."""
+        key = (seat, session.events_start(seat, since))
+        return (texts or {}).get(key) or session.message_text(seat, since)
 
     def request_undo(self, session: Session, seat: int, version: object = None) -> None:
         """Undo against the computer, a request to the other player otherwise. With a
@@ -565,22 +583,37 @@ class GameServer:
 
     # --- connections
 
-    def connect(self, session: Session, seat: int | None) -> Connection:
-        conn = Connection(seat)
+    def connect(self, session: Session, seat: int | None, since: Since | None = None) -> Connection:
+        """A new connection of ``seat`` whose client holds ``since`` of its events (a
+        reconnecting client: it is sent only what it is missing)."""
+        conn = Connection(seat, since)
         self._join(session, conn)
         return conn
 
-    def take_seat_on(self, session: Session, conn: Connection, seat: int) -> None:
-        """A spectator's connection authenticated as ``seat``: from now on it is the seat's."""
+    def take_seat_on(
+        self, session: Session, conn: Connection, seat: int, since: Since | None = None
+    ) -> None:
+        """A spectator's connection authenticated as ``seat``: from now on it is the seat's
+        (a seat's stream is not the spectator's: ``since`` is the client's of the seat's)."""
         session.connections.discard(conn)
-        conn.seat = seat
+        conn.seat, conn.since = seat, since
         self._join(session, conn)
+
+    def _push(self, session: Session, conn: Connection, texts: dict[Any, str]) -> None:
+        """The state message to one connection, with the events it is missing; ``texts``
+        holds the messages built so far, by (seat, first event), so each is built once."""
+        key = (conn.seat, session.events_start(conn.seat, conn.since))
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = session.message_text(conn.seat, conn.since)
+        conn.send(text)
+        conn.since = (len(session.events_json(conn.seat)), session.version)
 
     def _join(self, session: Session, conn: Connection) -> None:
         seat = conn.seat
         was = seat is not None and session.connected(seat)
         session.connections.add(conn)
-        conn.send(session.message_text(seat))
+        self._push(session, conn, {})
         if seat is not None and not was:
             self.send_to(session, 1 - seat, {"type": "opponent", "connected": True})
             self.broadcast(session, skip=conn)
@@ -600,17 +633,16 @@ class GameServer:
             if conn.seat == seat:
                 conn.send(text)
 
-    def broadcast(self, session: Session, skip: Connection | None = None) -> dict[int | None, str]:
-        """A fresh state to every connection, each with its own seat's view (built once per
-        seat, not per connection). Returns the messages built, by seat."""
-        texts: dict[int | None, str] = {}
+    def broadcast(
+        self, session: Session, skip: Connection | None = None
+    ) -> dict[tuple[int | None, int], str]:
+        """A fresh state to every connection, each with its own seat's view and the events it
+        has not had (built once per seat and first event, not per connection). Returns the
+        messages built, by (seat, first event)."""
+        texts: dict[tuple[int | None, int], str] = {}
         for conn in list(session.connections):
-            if conn is skip:
-                continue
-            text = texts.get(conn.seat)
-            if text is None:
-                text = texts[conn.seat] = session.message_text(conn.seat)
-            conn.send(text)
+            if conn is not skip:
+                self._push(session, conn, texts)
         return texts
 
     async def close(self) -> None:

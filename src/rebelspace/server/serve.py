@@ -39,8 +39,10 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument(
         "--db",
         default=DEFAULT_DB,
-        metavar="PATH",
-        help=f"the SQLite file of the games (default ./{DEFAULT_DB}; created if missing)",
+        metavar="PATH|URL",
+        help=f"the SQLite file of the games (default ./{DEFAULT_DB}; created if missing; one "
+        "process only), or a PostgreSQL database, postgresql://user@host/name (several "
+        "processes may share it)",
     )
     p.add_argument(
         "--workers",
@@ -121,9 +123,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .computer import ComputerPlayers
     from .limits import WS_MAX_SIZE
     from .security import install_log_filter
+    from .store import DatabaseInUseError, is_postgres
 
     folder = os.path.dirname(os.path.abspath(args.db))
-    if not os.path.isdir(folder):
+    if not is_postgres(args.db) and not os.path.isdir(folder):
         print(f"rebelspace serve: --db {args.db}: folder {folder} does not exist", file=sys.stderr)
         return 2
     if args.workers is not None and args.workers < 1:
@@ -141,17 +144,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cards, options = _cards(args), _rules(args)
     except RebelSpaceError as e:
         return _fail("serve", e)
-    app = create_app(
-        args.db,
-        computer=ComputerPlayers(args.workers),
-        cards=cards,
-        options=options,
-        answer_delay=args.test_answer_delay,
-        limits=ClientLimits(args.create_limit, args.connect_limit),
-        idle_days=args.idle_days,
-        docs=args.docs,
-        claim_after=args.claim_after,
-    )
+    try:
+        app = create_app(
+            args.db,
+            computer=ComputerPlayers(args.workers),
+            cards=cards,
+            options=options,
+            answer_delay=args.test_answer_delay,
+            limits=ClientLimits(args.create_limit, args.connect_limit),
+            idle_days=args.idle_days,
+            docs=args.docs,
+            claim_after=args.claim_after,
+        )
+    except DatabaseInUseError as e:
+        print(f"rebelspace serve: {e}", file=sys.stderr)
+        return 2
     install_log_filter()  # uvicorn's loggers: no seat token or invite code reaches a log
     print(f"Rebel Space server on http://{args.host}:{args.port}/ (games in {args.db})", flush=True)
     uvicorn.run(

@@ -14,13 +14,21 @@ server promises); only a power cut may lose the last commits. Checkpoints (copyi
 into the database file, with an fsync) run in a background thread, so a slow disk never stalls
 the event loop. Seat tokens are stored as SHA-256 hashes, so a copy of the database does not
 give the seats away.
+
+One process at a time: a server caches its games in memory and never reads back what another
+process wrote, so a second process on the same file would serve stale games. ``Store`` holds an
+exclusive ``flock`` on ``<file>.lock`` for its life and refuses to open a file another process
+holds (``DatabaseInUseError``). The kernel drops the lock when the process ends in any way
+(kill -9 included), so there is no stale lock to clean up, unlike a heartbeat row.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -114,6 +122,50 @@ def hash_text(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def is_postgres(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a URL) rather than a SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str) -> Store:
+    """The store of ``--db``: PostgreSQL for a ``postgresql://`` URL (``pgstore``, the server
+    extra's psycopg), else the SQLite file."""
+    if is_postgres(db):
+        from .pgstore import PgStore
+
+        return PgStore(db)
+    return Store(db)
+
+
+class DatabaseInUseError(Exception):
+    """The SQLite file is held by another open store (another server process)."""
+
+
+def lock_database(path: str) -> int | None:
+    """Take the exclusive lock of the database at ``path`` (its ``<path>.lock`` file, which
+    holds the owner's pid for the message); returns the lock's descriptor, to keep open for
+    as long as the database is used. None for an in-memory database (nobody can share it).
+    A separate file rather than the database itself: SQLite's own locks on the database are
+    fcntl locks, which flock must not be mixed with on some systems."""
+    if path == ":memory:" or path.startswith("file::memory:"):
+        return None
+    lock_path = f"{path}.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+        os.close(fd)
+        raise DatabaseInUseError(
+            f"{path} is in use by another server process (pid {owner}): a SQLite database "
+            "serves one process; stop that one, give this one another --db file, or run "
+            "several processes on PostgreSQL (--db postgresql://...)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
 class StaleVersionError(Exception):
     """A write chosen at a version of the game that is no longer its version."""
 
@@ -174,6 +226,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._lock_fd = lock_database(path)  # DatabaseInUseError: another process has it
         # check_same_thread=False with our own lock: the event loop thread does the writes,
         # but nothing stops a test or a tool from calling from another thread.
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -226,6 +279,12 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """The store's lock, for reads (SQLite: the one connection, no transaction needed)."""
+        with self._lock:
+            yield
+
     def _checkpoints(self, every: float = CHECKPOINT_SECONDS) -> None:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
@@ -243,6 +302,9 @@ class Store:
         self._checkpointer.join(timeout=10)
         with self._lock:
             self._db.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # the lock goes with the descriptor
+            self._lock_fd = None
 
     # --- games
 
@@ -275,7 +337,8 @@ class Store:
                     old_id, old_version, "rematch_id = ?", "rematch_seat = NULL", args=(game_id,)
                 )
             self._db.execute(
-                "INSERT OR IGNORE INTO cardlists (hash, cards) VALUES (?, ?)", (digest, cards)
+                "INSERT INTO cardlists (hash, cards) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (digest, cards),
             )
             self._db.execute(
                 "INSERT INTO games (id, created, mode, seed, rules, cards, agent, computer_seat,"
@@ -304,7 +367,7 @@ class Store:
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game as stored, or None."""
-        with self._lock:
+        with self._reading():
             row = self._db.execute(
                 "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
                 " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
@@ -431,7 +494,7 @@ class Store:
         if not hashes:
             return []
         marks = ",".join("?" * len(hashes))
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT g.id, 0, g.mode, g.created,"
                 " g.active, g.winner, g.reason, g.agent, g.computer_seat,"
@@ -449,21 +512,19 @@ class Store:
     def clocked_games(self) -> list[str]:
         """Unfinished games with a clock and both seats taken: their clocks run (a restarted
         server loads them at once, so a flag still falls when nobody asks for the game)."""
-        with self._lock:
+        with self._reading():
             rows = self._db.execute(
                 "SELECT id FROM games WHERE winner IS NULL AND clock_initial IS NOT NULL"
                 " AND token0 IS NOT NULL AND token1 IS NOT NULL"
             ).fetchall()
         return [gid for (gid,) in rows]
 
-    def set_undo(self, game_id: str, request: tuple[int, int] | None) -> None:
-        """Store a pending undo request (seat that asked, plies kept), or clear it (None)."""
+    def set_undo(self, game_id: str, version: int, request: tuple[int, int] | None) -> None:
+        """Store a pending undo request (seat that asked, plies kept), or clear it (None), at
+        ``version``: the state message shows it, so it bumps the version like any change."""
         seat, keep = request if request is not None else (None, None)
         with self._transaction():
-            self._db.execute(
-                "UPDATE games SET undo_seat = ?, undo_keep = ?, active = ? WHERE id = ?",
-                (seat, keep, time.time(), game_id),
-            )
+            self._bump(game_id, version, "undo_seat = ?", "undo_keep = ?", args=(seat, keep))
 
     def take_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Fill an open seat; False if it was already taken (checked in the same statement)."""
@@ -490,9 +551,10 @@ class Store:
                     )
                     if gid not in keep
                 ][:SWEEP_BATCH]
-                marks = ",".join("?" * len(ids))
-                self._db.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
-                self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+                if ids:  # "IN ()" is not SQL everywhere (PostgreSQL refuses it)
+                    marks = ",".join("?" * len(ids))
+                    self._db.execute(f"DELETE FROM actions WHERE game_id IN ({marks})", ids)
+                    self._db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
             deleted += ids
             if len(ids) < SWEEP_BATCH:
                 break
@@ -503,11 +565,11 @@ class Store:
         return deleted
 
     def count_games(self) -> int:
-        with self._lock:
+        with self._reading():
             (n,) = self._db.execute("SELECT COUNT(*) FROM games").fetchone()
         return int(n)
 
     def count_cardlists(self) -> int:
-        with self._lock:
+        with self._reading():
             (n,) = self._db.execute("SELECT COUNT(*) FROM cardlists").fetchone()
         return int(n)

@@ -117,11 +117,28 @@ export function openSocket(gameId, token, onMessage, onStatus) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The token goes in the first message, never in the URL (which proxies and logs record).
   const url = `${proto}//${location.host}/api/games/${encodeURIComponent(gameId)}/ws`;
+  // A state message carries only the events (and log lines) from `events_from` on
+  // (docs/protocol.md, "Events"): the stream so far is kept here and handed on whole, and a
+  // reconnect says what it holds so the server sends only what is missing.
+  const stream = { events: [], log: [], version: null };
+  const held = () => (stream.version === null ? {} : { since: stream.events.length, since_version: stream.version });
+
+  function whole(data) {
+    if (data.type !== "state" || typeof data.events_from !== "number") return;
+    if (token && data.seat === null) return; // the spectator's state before auth: not our stream
+    const keep = Math.min(data.events_from, stream.events.length);
+    stream.events = stream.events.slice(0, keep).concat(data.events);
+    stream.log = stream.log.slice(0, keep).concat(data.view.log);
+    stream.version = data.version;
+    data.events = stream.events;
+    data.view.log = stream.log;
+  }
 
   function connect() {
-    ws = new WebSocket(url);
+    const since = held();
+    ws = new WebSocket(token || since.since === undefined ? url : `${url}?${new URLSearchParams(since)}`);
     ws.onopen = () => {
-      if (token) send({ type: "auth", token });
+      if (token) send({ type: "auth", token, ...held() });
       delay = 500;
       onStatus("open");
       pinger = setInterval(() => send({ type: "ping" }), 25000);
@@ -133,6 +150,7 @@ export function openSocket(gameId, token, onMessage, onStatus) {
       } catch {
         return;
       }
+      whole(data);
       onMessage(data);
     };
     ws.onclose = (event) => {

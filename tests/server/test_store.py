@@ -1,0 +1,213 @@
+"""The store's promises, the same tests on both stores (SQLite and PostgreSQL, issue 33): a
+game is stored as what rebuilds it; every change checks the version and bumps it in the same
+transaction, so a write chosen at an old version writes nothing; seats are taken once; the
+sweep deletes only idle unfinished games; the schema is created once and opened again as it
+is. Then a whole game over WebSockets on each store, every message checked."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rebelspace.server.app import create_app
+from rebelspace.server.store import (
+    SCHEMA_VERSION,
+    DatabaseInUseError,
+    StaleVersionError,
+    Store,
+    open_store,
+)
+from tests.server import postgres
+from tests.server.server_helpers import check_state_message, create, states_by_version, tokens
+from tests.server.server_process import HTTP, ServerProcess
+from tests.server.ws_helpers import play_over_websockets
+
+
+def new_game(store: Store, game_id: str = "g1", **extra: Any) -> None:
+    fields: dict[str, Any] = {
+        "game_id": game_id,
+        "mode": "online",
+        "seed": 2**62 - 1,  # the largest seed a game may have: 64-bit columns
+        "rules": {"a": 1},
+        "cards": '{"cards": []}',
+        "agent": None,
+        "computer_seat": None,
+        "creator_seat": 0,
+        "invite": "code",
+        "token_hashes": ("h0", None),
+        **extra,
+    }
+    store.create_game(**fields)
+
+
+@pytest.fixture
+def store(store_db: str) -> Any:
+    s = open_store(store_db)
+    yield s
+    s.close()
+
+
+def test_a_game_is_stored_as_what_rebuilds_it(store: Store) -> None:
+    new_game(store, clock=(600, 5))
+    store.add_action("g1", 0, 0, 17, 0, None, clock_ms=(599000, 600000))
+    store.add_action("g1", 1, 1, 3, 1, None)
+    stored = store.load_game("g1")
+    assert stored is not None
+    assert stored.row.seed == 2**62 - 1 and stored.row.rules == {"a": 1}
+    assert stored.row.cards == '{"cards": []}' and stored.row.token_hashes == ("h0", None)
+    assert stored.actions == [(17, 0), (3, 1)] and stored.version == 2
+    assert stored.row.clock == (600, 5) and stored.clock_ms == (599000, 600000)
+    assert store.load_game("nothing") is None
+
+
+def test_a_write_at_an_old_version_writes_nothing(store: Store) -> None:
+    new_game(store)
+    store.add_action("g1", 0, 0, 5, 0, None)
+    for write in (
+        lambda: store.add_action("g1", 0, 1, 6, 1, None),
+        lambda: store.truncate("g1", 0, 0),
+        lambda: store.end_game("g1", 0, 1, "resign"),
+        lambda: store.set_undo("g1", 0, (0, 0)),
+        lambda: store.set_rematch_offer("g1", 0, 1),
+    ):
+        with pytest.raises(StaleVersionError) as info:
+            write()
+        assert info.value.version == 1
+    stored = store.load_game("g1")
+    assert stored is not None
+    assert stored.actions == [(5, 0)] and stored.version == 1 and stored.undo is None
+    assert stored.reason is None and stored.row.winner is None
+
+
+def test_each_change_bumps_the_version(store: Store) -> None:
+    new_game(store)
+    store.add_action("g1", 0, 0, 5, 0, None)
+    store.add_action("g1", 1, 1, 6, 1, None)
+    store.set_undo("g1", 2, (1, 1))
+    stored = store.load_game("g1")
+    assert stored is not None and stored.undo == (1, 1) and stored.version == 3
+    store.truncate("g1", 3, 1)
+    store.end_game("g1", 4, 0, "resign")
+    store.set_rematch_offer("g1", 5, 1)
+    stored = store.load_game("g1")
+    assert stored is not None and stored.actions == [(5, 0)] and stored.version == 6
+    assert stored.undo is None and stored.reason == "resign" and stored.rematch == (1, None)
+
+
+def test_a_rematch_is_recorded_in_the_same_transaction(store: Store) -> None:
+    new_game(store)
+    store.end_game("g1", 0, 0, "resign")
+    new_game(store, "g2", rematch_of=("g1", 1))
+    with pytest.raises(StaleVersionError):
+        new_game(store, "g3", rematch_of=("g1", 1))  # the version moved: no second rematch
+    assert store.load_game("g3") is None
+    old = store.load_game("g1")
+    assert old is not None and old.rematch == (None, "g2") and old.version == 2
+
+
+def test_a_seat_is_taken_once_and_lists_its_games(store: Store) -> None:
+    new_game(store)
+    assert store.take_seat("g1", 1, "h1") is True
+    assert store.take_seat("g1", 1, "h2") is False
+    mine = store.games_of(["h1", "h0", "unknown"])
+    assert sorted((g.id, g.seat) for g in mine) == [("g1", 0), ("g1", 1)]
+    assert store.games_of([]) == []
+    assert store.clocked_games() == []
+    new_game(store, "g2", clock=(60, 0), token_hashes=("a", "b"))
+    assert store.clocked_games() == ["g2"]
+
+
+def test_the_sweep_deletes_only_idle_unfinished_games(store: Store) -> None:
+    new_game(store, "idle")
+    new_game(store, "kept")
+    new_game(store, "done")
+    store.end_game("done", 0, 1, "resign")
+    assert store.sweep(idle_before=0.0) == []  # nothing is that old
+    gone = store.sweep(idle_before=2**40, keep={"kept"})
+    assert gone == ["idle"] and store.load_game("idle") is None
+    assert store.load_game("kept") is not None and store.load_game("done") is not None
+    assert store.count_games() == 2 and store.count_cardlists() == 1
+
+
+def test_the_schema_is_created_once_and_opened_again_unchanged(store_db: str) -> None:
+    first = open_store(store_db)
+    try:
+        new_game(first)
+    finally:
+        first.close()
+    again = open_store(store_db)
+    try:
+        stored = again.load_game("g1")
+        assert stored is not None and stored.version == 0
+        version = getattr(again, "schema_version", None)
+        if version is not None:  # PostgreSQL keeps it in a table; SQLite in user_version
+            assert version() == SCHEMA_VERSION
+    finally:
+        again.close()
+
+
+def test_a_whole_game_over_websockets_on_each_store(store_db: str) -> None:
+    with TestClient(create_app(store_db)) as client:
+        created = create(client, mode="hotseat", seed=6)
+        gid = created["game_id"]
+        received = play_over_websockets(client, gid, tokens(created), seed=4, spectators=1)
+        games = states_by_version(client.get(f"/api/games/{gid}/record").json())
+        for messages in received.values():
+            for msg in messages:
+                if msg["type"] == "state":
+                    check_state_message(msg, games)
+    with TestClient(create_app(store_db)) as client:  # opened again: the game is there
+        assert client.get(f"/api/games/{gid}").json()["over"] is True
+
+
+def test_a_second_store_on_the_same_database_is_refused(store_db: str) -> None:
+    """One process per database: a second store (a second server process) is refused with a
+    message that says why and what to do; once the first is closed, the database is free."""
+    first = open_store(store_db)
+    try:
+        with pytest.raises(DatabaseInUseError, match="in use by another server process"):
+            open_store(store_db)
+    finally:
+        first.close()
+    open_store(store_db).close()
+
+
+def test_a_second_server_process_on_postgresql_refuses_and_takes_over_after_a_kill(
+    pg_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    """Real `rebelspace serve --db postgresql://...` processes: the first serves games; a
+    second on the same database exits with one line; after kill -9 of the first (PostgreSQL
+    drops its lock with its connection) the second starts and has the game."""
+    url = pg_cluster.new_database()
+    first = ServerProcess(url, tmp_path / "first.log")
+    second = ServerProcess(url, tmp_path / "second.log")
+    first.start()
+    try:
+        created = HTTP.post(f"{first.url}/api/games", json={"mode": "hotseat", "seed": 3}).json()
+        gid, tok = created["game_id"], created["seats"][0]["token"]
+        r = HTTP.post(
+            f"{first.url}/api/games/{gid}/actions",
+            json={"action": "draw 2", "version": 0},
+            headers={"Authorization": f"Bearer {tok}"},
+        )
+        assert r.status_code == 200, r.text
+        with pytest.raises(RuntimeError, match="the server exited \\(2\\)"):
+            second.start()
+        lines = (tmp_path / "second.log").read_text().strip().splitlines()
+        assert len(lines) == 1 and "in use by another server process" in lines[0], lines
+        first.kill()
+        for _ in range(100):  # PostgreSQL notices the dead connection at once, or nearly
+            try:
+                second.start()
+                break
+            except RuntimeError:
+                time.sleep(0.1)
+        msg = HTTP.get(f"{second.url}/api/games/{gid}").json()
+        assert msg["plies"] == 1 and msg["version"] == 1  # the acknowledged action is there
+    finally:
+        first.stop()
+        second.stop()
