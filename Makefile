@@ -49,8 +49,10 @@ $(STAMP_ALL): pyproject.toml $(CONSTRAINTS) | $(CREATED)
 	touch $@ $(STAMP_SERVER) $(STAMP_CORE)
 
 # The terminal game: the core only (the engine is stdlib, the terminal game draws with Rich).
+# It offers to resume your newest unfinished game; ARGS passes options on, for example
+#   make play ARGS='--resume'   or   make play ARGS='--side imperial --level hard --new'
 play: $(STAMP_CORE)
-	$(BIN)/rebelspace play
+	$(BIN)/rebelspace play $(ARGS)
 
 # The game server on http://127.0.0.1:8000/ (games kept in ./rebelspace-games.sqlite3).
 serve: $(STAMP_SERVER)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.common import CI, QUICK
@@ -22,3 +23,14 @@ _BASE = settings(deadline=None, database=None, suppress_health_check=[HealthChec
 settings.register_profile(CI, _BASE, max_examples=300)
 settings.register_profile(QUICK, _BASE, max_examples=60)
 settings.load_profile(os.environ.get(PROFILE_VARIABLE, CI))
+
+
+@pytest.fixture(autouse=True)
+def _saved_games_in_a_temporary_folder(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal game saves every game under the user's data folder: in tests, a fresh
+    folder of the test's own (``rebelspace.terminal.saves``), never the user's."""
+    from rebelspace.terminal.saves import DATA_DIR_VARIABLE
+
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path_factory.mktemp("data")))

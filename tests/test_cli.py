@@ -26,8 +26,10 @@ from rebelspace.engine import (
 from rebelspace.play.simulate import agent_seeds, simulate
 from rebelspace.seeds import derive_seed
 from rebelspace.terminal import PROMPT, Opponent, Stop, make_console, play_game, resolve_choice
+from rebelspace.terminal.saves import games_dir, resume_command, unfinished_games
 from rebelspace.tui import battle_lines
 from tests.common import run_into_a_closed_pipe
+from tests.playing import answer_first_choices
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKED_EXAMPLE = ROOT / "scenarios" / "worked-example.json"
@@ -121,11 +123,11 @@ def test_derived_agent_seeds_are_distinct() -> None:
 # --- play --------------------------------------------------------------------------------------
 
 
-def test_play_to_the_end_always_answering_1(
+def test_play_to_the_end_always_answering_the_first_choice(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     record = tmp_path / "game.json"
-    feed_stdin(monkeypatch, *["1"] * 5000)
+    answer_first_choices(monkeypatch)
     assert cli.main(["play", "--opponent", "random", "--seed", "3", "--save", str(record)]) == 0
     out = capsys.readouterr().out
     lines = play_output(out)
@@ -139,14 +141,14 @@ def test_play_to_the_end_always_answering_1(
     assert "  | Imperial draws 1 card" in out or "  | Imperial draws 2 cards" in out
     assert "Imperial's starting hand" not in out
     assert "Rebel's starting hand" in out
-    # The game fits 80 columns (no terminal here: Rich's default width); the last line is
-    # the cli's, naming the record's path as given.
-    assert lines[-1] == f"Game record saved to {record}"
-    assert max(map(len, lines[:-1])) <= 80, [line for line in lines if len(line) > 80]
+    # The game fits 80 columns (no terminal here: Rich's default width); the last lines are
+    # the cli's, naming the record's path as given on a line of its own.
+    assert lines[-2:] == ["Game record saved in", f"  {record}"]
+    assert max(map(len, lines[:-2])) <= 80, [line for line in lines if len(line) > 80]
     # A decision with one choice plays itself; every question has at least two choices.
     assert "(your only choice)" in out
     asked = [i for i, line in enumerate(lines) if line.startswith("Your move (")]
-    assert asked and all(lines[i + 2].startswith("  2. ") for i in asked)
+    assert asked and all(re.match(r" *[0-9]+\. ", lines[i + 2]) for i in asked)
     outcome = replay(load_record(record)).outcome
     assert outcome is not None
     assert f"{outcome.winner_name} wins ({outcome.reason})" in flat(out)
@@ -177,7 +179,6 @@ def test_play_bad_input_says_why_and_asks_again(
 def test_play_imperial_side_and_end_of_input(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # leaving without --save writes the default file here
     feed_stdin(monkeypatch, "2")  # one answer, then end of input: saved, a clean exit
     assert cli.main(["play", "--opponent", "random", "--side", "imperial", "--seed", "4"]) == 0
     out = capsys.readouterr().out
@@ -186,24 +187,35 @@ def test_play_imperial_side_and_end_of_input(
     assert "  | Rebel draws " in out  # the Rebel agent moved first, shown as log lines
     assert "You left the game" in out
     assert "Rebel's starting hand" not in out
-    assert out.splitlines()[-1] == (
-        "Saved: game saved to rebelspace-game.json; `rebelspace play --resume "
-        "rebelspace-game.json` goes on with it."
-    )
-    assert load_record(tmp_path / "rebelspace-game.json")["meta"]["side"] == "imperial"
+    # Without --save, a file of its own in the data folder, and the command that goes on
+    # with it, each on a line of its own.
+    (saved,) = unfinished_games()
+    assert out.splitlines()[-4:] == [
+        "Game saved in",
+        f"  {saved.path}",
+        "To go on with it, run",
+        f"  {resume_command(None)}",
+    ]
+    assert saved.path.parent == games_dir() and saved.side == "imperial"
+    assert load_record(saved.path)["actions"][-1] == "draw 2"
 
 
 def test_play_game_with_scripted_reader_and_console() -> None:
     game = new_game(seed=8)
     answers: Iterator[str] = iter(["last"] * 4000)
     prompts: list[str] = []
+    asked: list[str] = []
     screen = io.StringIO()
 
     def read(prompt: str) -> str:
-        """Answer with the text of the last choice shown (any legal action will do)."""
+        """Answer with the text of the last choice shown (any legal action will do), and yes
+        when asked whether to end a phase with cards left (the last choice often does)."""
         prompts.append(prompt)
         next(answers)
         last = screen.getvalue().splitlines()[-1]
+        if last.endswith("? [y/n]"):
+            asked.append(last)
+            return "yes"
         return last.split(". ", 1)[1].split("  (")[0]
 
     console = make_console()
@@ -213,6 +225,7 @@ def test_play_game_with_scripted_reader_and_console() -> None:
     assert game.outcome is not None
     assert screen.getvalue().splitlines()[-1] in ("You win!", "You lose.")
     assert set(prompts) == {PROMPT} and len(prompts) > 20
+    assert asked and all(q.startswith("You have ") for q in asked)
 
 
 def test_play_is_reproducible_with_a_seed(
@@ -221,10 +234,12 @@ def test_play_is_reproducible_with_a_seed(
     monkeypatch.chdir(tmp_path)
     outs = []
     for _ in range(2):
-        feed_stdin(monkeypatch, *["1"] * 40)
+        answer_first_choices(monkeypatch, 40)
         cli.main(["play", "--opponent", "random", "--seed", "11"])
-        outs.append(capsys.readouterr().out)
+        # All but the saved file's name, which says when the game started.
+        outs.append(capsys.readouterr().out.replace(str(unfinished_games()[0].path), "FILE"))
     assert outs[0] == outs[1]
+    assert "Game saved in\n  FILE\n" in outs[0]
 
 
 def test_play_bad_options_exit_2(
@@ -392,7 +407,7 @@ def test_replay_of_a_played_game(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "played.json"
-    feed_stdin(monkeypatch, *["1"] * 5000)
+    answer_first_choices(monkeypatch)
     cli.main(["play", "--opponent", "random", "--seed", "6", "--save", str(path)])
     played = log_lines(capsys.readouterr().out)
     assert cli.main(["replay", str(path), "--player", "rebel"]) == 0

@@ -1,7 +1,8 @@
 """Packaging (issue 15): the core installs alone, and every optional part says how to get it.
 
-- pyproject.toml: the core needs only Rich; every other library is in an extra, as a range;
-  constraints.txt pins each of them (what ``make`` and CI install), torch as the CPU build.
+- pyproject.toml: the core needs only Rich and platformdirs; every other library is in an
+  extra, as a range; constraints.txt pins each of them (what ``make`` and CI install), torch
+  as the CPU build.
 - ``rebelspace.extras``: a command that needs a missing extra prints one line and exits 2.
   Checked here in the full environment with the extras' modules hidden from imports, which is
   quick; and for real (slow) in a fresh venv holding the built wheel and nothing else, where
@@ -30,10 +31,13 @@ from rebelspace.extras import EXTRAS, MissingExtraError, hint, raise_missing, re
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 CONSTRAINTS = ROOT / "constraints.txt"
-RECORD_ANSWERS = "1\n" * 3000  # the first action at every prompt: a whole game, then EOF
+# 1 at every prompt, then end of input: a game played until 1 is no longer a choice (choice
+# numbers stay put within a step), then left and saved.
+RECORD_ANSWERS = "1\n" * 3000
 
-#: What `pip install rebelspace` brings: the package, Rich and Rich's own dependencies.
-CORE_DISTRIBUTIONS = {"rebelspace", "rich", "markdown-it-py", "mdurl", "pygments"}
+#: What `pip install rebelspace` brings: the package, Rich and Rich's own dependencies, and
+#: platformdirs (where the terminal game keeps its saved games).
+CORE_DISTRIBUTIONS = {"rebelspace", "rich", "markdown-it-py", "mdurl", "pygments", "platformdirs"}
 #: Modules of the extras that a core install has anyway (Rich depends on markdown-it-py).
 CORE_PROVIDED = {"markdown_it"}
 
@@ -58,8 +62,8 @@ def _pins() -> dict[str, str]:
 # ----------------------------------------------------------------------------- pyproject.toml
 
 
-def test_the_core_needs_only_rich() -> None:
-    assert [_name(r) for r in PYPROJECT["project"]["dependencies"]] == ["rich"]
+def test_the_core_needs_only_rich_and_platformdirs() -> None:
+    assert [_name(r) for r in PYPROJECT["project"]["dependencies"]] == ["platformdirs", "rich"]
 
 
 def test_extras_are_ranges_and_constraints_pin_every_one() -> None:
@@ -429,7 +433,7 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
         (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         lines = wheel.read(metadata).decode().splitlines()
     requires = [line.split(": ", 1)[1] for line in lines if line.startswith("Requires-Dist: ")]
-    assert [_name(r) for r in requires if "extra ==" not in r] == ["rich"]
+    assert [_name(r) for r in requires if "extra ==" not in r] == ["platformdirs", "rich"]
     provides = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
     assert provides == {*EXTRAS, "dev", "all"}
 

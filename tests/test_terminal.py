@@ -30,21 +30,30 @@ from rebelspace.terminal import (
 from rebelspace.terminal.analysis import add_analyse_parser, run_analyse
 from rebelspace.terminal.cards import ABILITY_WORDS, KEYWORD_WORDS
 from rebelspace.terminal.hints import battle_words, hint_lines
+from tests.playing import answer_first_choices, first_choice
+
+FIRST = "<the first choice>"
 
 
 def scripted(
     answers: list[str], seed: int = 1, *, confirm_forced: bool = False
 ) -> tuple[TerminalGame, io.StringIO]:
-    """A game against the random computer whose person types ``answers``, then q."""
+    """A game against the random computer whose person types ``answers`` (``FIRST``: the
+    first choice shown), then q."""
     feed: Iterator[str] = iter([*answers, "q"])
     screen = io.StringIO()
     console = make_console()
     console.file = screen
+
+    def read(prompt: str) -> str:
+        answer = next(feed)
+        return first_choice(screen.getvalue()) if answer == FIRST else answer
+
     game = TerminalGame(
         new_game(seed),
         REBEL,
         Opponent("random", "normal", 99),
-        read=lambda prompt: next(feed),
+        read=read,
         console=console,
         confirm_forced=confirm_forced,
     )
@@ -91,7 +100,8 @@ def test_help_card_hand_card_rules_and_why_answer_in_the_game() -> None:
     out = flat(screen.getvalue())
     assert "card NAME any card in full" in out
     assert "Convert: Rebel action card" in out and "take control of an opposing hero" in out
-    assert "Your hand has" in out  # ?99
+    assert "Choice 1 ('draw 1') names no card" in out  # ?N: the card of choice N
+    assert "There is no choice 99: type a number from 1 to 2 after ?." in out
     assert "R19 Casualties." in out
     assert "Blocks" in out and "Sections: Contents;" in out
     assert "'draw 2' is legal now: it is choice 2." in out
@@ -121,9 +131,9 @@ def test_undo_takes_back_a_decision_but_not_across_a_card_shown() -> None:
 def test_undo_asks_the_computer_the_same_question_again() -> None:
     """The computer's seed is per decision: after an undo and the same answer, the game goes
     on exactly as without the undo."""
-    plain, _ = scripted(["2", "1"] + ["1"] * 40)
+    plain, _ = scripted(["2", FIRST] + [FIRST] * 40)
     plain.play()
-    undone, screen = scripted(["2", "1", "undo", "1"] + ["1"] * 40)
+    undone, screen = scripted(["2", FIRST, "undo", FIRST] + [FIRST] * 40)
     undone.play()
     assert "Took back 'deploy " in screen.getvalue()
     assert list(undone.game.history or []) == list(plain.game.history or [])
@@ -136,13 +146,13 @@ def test_resume_goes_on_with_the_same_game(
     """Quit after a few answers and resume: the record is the one of the game played in one
     go with the same answers (the computer's seeds are per decision)."""
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    answer_first_choices(monkeypatch)
     args = ["play", "--opponent", "heuristic", "--seed", "21"]
     assert cli.main([*args, "--save", str(whole)]) == 0
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 12 + "q\n"))
+    answer_first_choices(monkeypatch, 12)  # then end of input: saved
     assert cli.main([*args, "--side", "rebel", "--save", str(part)]) == 0
     assert "result" not in load_record(part)
-    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    answer_first_choices(monkeypatch)
     # Options given again are ignored: the record's side and computer are used.
     assert cli.main(["play", "--resume", str(part), "--opponent", "random"]) == 0
     out = capsys.readouterr().out
@@ -154,7 +164,7 @@ def test_resume_goes_on_with_the_same_game(
 
 
 def test_confirm_forced_asks_even_for_one_choice() -> None:
-    terminal, screen = scripted(["1"] * 6, confirm_forced=True)
+    terminal, screen = scripted([FIRST] * 6, confirm_forced=True)
     terminal.play()
     out = screen.getvalue()
     assert "(your only choice)" not in out
@@ -272,7 +282,7 @@ def finished_soon(seed: int) -> TerminalGame:
     terminal = TerminalGame(
         game, REBEL, Opponent("heuristic", "normal", 1), plies=plies, console=console
     )
-    terminal.read = lambda prompt: "y" if terminal.game.is_over else "1"
+    terminal.read = lambda prompt: "y" if terminal.game.is_over else first_choice(screen.getvalue())
     return terminal
 
 
@@ -282,11 +292,13 @@ def test_after_a_game_the_analysis_is_offered_and_shown(monkeypatch: pytest.Monk
     assert terminal.play() == Stop.FINISHED
     assert isinstance(terminal.console.file, io.StringIO)
     out = flat(terminal.console.file.getvalue())
-    assert "Analyse your moves (about ten seconds)? y/n" in out
+    assert "Analyse your moves? [y/n]" in out
     assert "Analysis of the Rebel player's " in out and "blunder" in out
 
     declined = finished_soon(12)
-    declined.read = lambda prompt: "n" if declined.game.is_over else "1"
+    assert isinstance(declined.console.file, io.StringIO)
+    seen = declined.console.file
+    declined.read = lambda prompt: "n" if declined.game.is_over else first_choice(seen.getvalue())
     assert declined.play() == Stop.FINISHED
     assert isinstance(declined.console.file, io.StringIO)
     assert "Analysis of the" not in declined.console.file.getvalue()

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from rebelspace.engine import load_record, replay
+from rebelspace.terminal.saves import unfinished_games
 from tests.common import with_ctrl_c
+from tests.playing import first_choice
 
 pexpect = pytest.importorskip("pexpect")
 # A pexpect.spawn: pexpect ships no type information.
@@ -44,15 +46,16 @@ def screen_lines(text: str) -> list[str]:
     return ANSI.sub("", text).replace("\r\n", "\n").split("\n")
 
 
-def answer_ones(child: Child) -> str:
-    """Answer 1 to every question until the game ends; everything printed."""
+def answer_first_choices(child: Child) -> str:
+    """Answer the first choice shown at every question until the game ends; everything
+    printed."""
     seen = []
     while True:
         k = child.expect([PROMPT, pexpect.EOF])
         seen.append(child.before + (child.after if k == 0 else ""))
         if k == 1:
             return "".join(seen)
-        child.sendline("1")
+        child.sendline(first_choice(ANSI.sub("", "".join(seen)).replace("\r\n", "\n")))
 
 
 def finish(child: Child) -> int:
@@ -73,7 +76,7 @@ def test_a_whole_game_at_80_columns_with_the_commands(tmp_path: Path) -> None:
     for command, answer in [
         ("help", "card NAME"),
         ("card true aim", "psion card"),
-        ("?1", r"printed\s+type"),
+        ("?1", r"names\s+no\s+card"),  # choice 1 is draw 1
         ("rules r19", "R19 Casualties"),
         ("why deploy Princess", "draw"),
         ("undo", "Cannot undo"),
@@ -83,7 +86,7 @@ def test_a_whole_game_at_80_columns_with_the_commands(tmp_path: Path) -> None:
         child.expect(answer)
         child.expect(PROMPT)
     child.sendline("1")
-    out = start + answer_ones(child)
+    out = start + answer_first_choices(child)
     assert finish(child) == 0
     lines = screen_lines(out)
     assert lines[0].startswith("Rebel Space: you play Rebel. Computer: random. Game seed 3.")
@@ -103,40 +106,59 @@ def test_ctrl_c_at_a_prompt_saves_and_resume_plays_to_the_end(tmp_path: Path) ->
         child.sendline("1")
     child.expect(PROMPT)
     child.sendintr()
-    child.expect("Interrupted: game saved to rebelspace-game.json")
-    assert finish(child) == 130
+    # Saved in the data folder, and 0: leaving is no failure (and `make play` adds no
+    # "Error 130" to it).
+    child.expect("Game saved in")
+    assert finish(child) == 0
     assert "Traceback" not in child.before
-    saved = load_record(tmp_path / "rebelspace-game.json")
+    (found,) = unfinished_games()
+    saved = load_record(found.path)
     assert saved["actions"] and "result" not in saved
 
-    child = spawn(tmp_path, "--resume", "rebelspace-game.json")
+    child = spawn(tmp_path, "--resume")
     child.expect("Resumed on turn ")
-    out = answer_ones(child)
+    out = answer_first_choices(child)
     assert finish(child) == 0
     assert "Traceback" not in out and ("You win!" in out or "You lose." in out)
-    done = load_record(tmp_path / "rebelspace-game.json")
+    done = load_record(found.path)
     assert done["actions"][: len(saved["actions"])] == saved["actions"]
     assert replay(done).outcome is not None
 
 
 def test_ctrl_c_while_the_computer_thinks(tmp_path: Path) -> None:
     # A million iterations a decision: the computer is still thinking when Ctrl-C arrives.
-    child = spawn(tmp_path, "--side", "imperial", "--level", "1000000", "--seed", "2")
+    child = spawn(tmp_path, "--level", "1000000", "--seed", "2")
     child.expect("Computer: ISMCTS, 1000000 iterations a decision")
+    seen = ""
+    while child.expect([PROMPT, "Computer is thinking"]) == 0:
+        seen += child.before + child.after
+        child.sendline(first_choice(ANSI.sub("", seen).replace("\r\n", "\n")))
+    child.sendintr()
+    child.expect("Game saved in")
+    assert finish(child) == 0
+    assert "Traceback" not in child.before
+    (found,) = unfinished_games()
+    saved = load_record(found.path)
+    assert saved["meta"]["computer"]["level"] == "1000000"
+    # The game stops at its last whole decision: the person's, before the computer's.
+    game = replay(saved)
+    assert game.to_move == 1 and len(game.legal_actions()) > 1
+
+
+def test_leaving_before_anything_was_played_saves_nothing(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--side", "imperial", "--level", "1000000", "--seed", "2")
     child.expect("Computer is thinking")
     child.sendintr()
-    child.expect("Interrupted: game saved to rebelspace-game.json")
-    assert finish(child) == 130
-    assert "Traceback" not in child.before
-    saved = load_record(tmp_path / "rebelspace-game.json")
-    assert saved["meta"]["computer"]["level"] == "1000000"
+    child.expect("Nothing was played yet: nothing to save.")
+    assert finish(child) == 0
+    assert unfinished_games() == []
 
 
 def test_ctrl_d_saves_and_exits_0(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--opponent", "random", "--seed", "4", "--save", "mine.json")
     child.expect(PROMPT)
     child.sendeof()
-    child.expect("Saved: game saved to mine.json")
+    child.expect(r"Game saved in\r\n  mine.json\r\n")
     assert finish(child) == 0
     assert "Traceback" not in child.before
     assert load_record(tmp_path / "mine.json")["meta"]["computer"]["kind"] == "random"

@@ -11,10 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rebelspace import __version__
 from rebelspace.cliargs import (
@@ -40,15 +39,10 @@ from rebelspace.engine import (
     load_cards,
     load_record,
     load_scenario_file,
-    new_game,
     replay,
-    save_record,
 )
 from rebelspace.engine.cards import deck_report
 from rebelspace.extras import MissingExtraError, extra_of, hint
-
-if TYPE_CHECKING:
-    from rebelspace.terminal import Stop, TerminalGame
 
 Handler = Callable[[argparse.Namespace], int]
 # argparse has no public name for the type add_subparsers() returns.
@@ -85,8 +79,6 @@ def _print_json(data: Any) -> None:
 
 # --- play --------------------------------------------------------------------------------------
 
-DEFAULT_SAVE = "rebelspace-game.json"
-
 
 def _level(text: str) -> str:
     """An ISMCTS level (``LEVEL_NAMES``) or a number of iterations a decision."""
@@ -108,9 +100,11 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "shown at the start of your turns and after the computer's moves, each decision as "
         "numbered choices: answer with a number or an action's text (or its unique start). "
         "Choices with one option play themselves. help lists the commands: card NAME, ?N "
-        "(a card in your hand), rules TOPIC, why ACTION, undo, t (the table), q. q, Ctrl-D "
-        f"and Ctrl-C save the game (to --save, else {DEFAULT_SAVE}) and --resume FILE goes "
-        "on with it. Units show ground/space/damage ratings; hand cards their cost too.",
+        "(the card of choice N), rules TOPIC, why ACTION, undo, t (the table), q. Every game "
+        "is saved in a file of its own in your data folder before each of your decisions "
+        "and when you leave (q, Ctrl-D, Ctrl-C); a new game first offers to resume the "
+        "newest unfinished one. Units show ground/space/damage ratings; hand cards their "
+        "cost too.",
     )
     p.add_argument("--side", choices=SIDE_NAMES, default="rebel", help="your side (default: rebel)")
     p.add_argument(
@@ -129,89 +123,47 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "or N iterations a decision (default: normal)",
     )
     p.add_argument(
-        "--seed", type=int, help="game seed (default: a fresh one, printed so it can be replayed)"
+        "--seed",
+        type=int,
+        help="game seed (default: a fresh one, printed so it can be replayed); starts a new "
+        "game without the offer to resume",
     )
     add_game_args(p)
     p.add_argument(
         "--save",
         metavar="RECORD.json",
-        help="write the game record here when the game ends or you leave (q, Ctrl-D, "
-        f"Ctrl-C); leaving without --save writes {DEFAULT_SAVE} in the current folder",
+        help="keep the game record in this file instead of a new one in the data folder "
+        "(asks before replacing a file that exists)",
     )
     p.add_argument(
         "--resume",
+        nargs="?",
+        const="",
         metavar="RECORD.json",
-        help="go on with a saved game (same side, computer and seeds; it is saved back there "
-        "unless --save says otherwise)",
+        help="go on with a saved game (same side, computer and seeds; saved back there "
+        "unless --save says otherwise); with no file, the newest unfinished game saved",
+    )
+    p.add_argument(
+        "--new", action="store_true", help="start a new game without the offer to resume"
     )
     p.add_argument(
         "--confirm-forced",
         action="store_true",
         help="ask even when a decision has one choice (pass, end turn...)",
     )
+    p.add_argument(
+        "--end-without-asking",
+        action="store_true",
+        help="end the deploy phase or the turn at once, even with cards you could still play "
+        "(by default you are asked first)",
+    )
     p.set_defaults(handler=_cmd_play)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from rebelspace.seeds import TERMINAL_OPPONENT, agent_seed
-    from rebelspace.terminal import Opponent, TerminalGame, ctrl_c_ignored, rebuild
+    from rebelspace.terminal.launch import run_play
 
-    save = args.save if args.save is not None else args.resume
-    if save is not None:
-        folder = os.path.dirname(os.path.abspath(save))
-        if not os.path.isdir(folder):  # say so now, not after a whole game
-            return fail("play", f"--save {save}: folder {folder} does not exist")
-    if args.resume is not None:
-        try:
-            record = load_record(args.resume)
-            done = replay(record, source=args.resume)
-        except RecordError as exc:
-            return fail("play", exc)
-        if done.is_over:
-            return fail("play", f"{args.resume}: this game is over (see `replay`)")
-        assert done.history is not None
-        found = record.get("meta")  # written by `play` (absent in older records)
-        meta: dict[str, Any] = found if isinstance(found, dict) else {}
-        side = meta["side"] if meta.get("side") in SIDE_NAMES else args.side
-        person = SIDE_NAMES.index(side)
-        opponent = Opponent.from_meta(meta.get("computer")) or Opponent(
-            args.opponent, args.level, agent_seed(done.seed, TERMINAL_OPPONENT + person)
-        )
-        game, plies = rebuild(done.seed, done.options, done.cards, done.history)
-    else:
-        try:
-            cards, options = cards_from(args), rules_from(args)
-        except RebelSpaceError as exc:
-            return fail("play", exc)
-        # A fresh seed comes from the OS, not the clock: the game itself stays seeded
-        # (docs/architecture.md, style point 8).
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-        game, plies = new_game(seed, options=options, cards=cards), []
-        person = SIDE_NAMES.index(args.side)
-        # The computer's seeds derive from the game's, so --seed S replays the same opponent.
-        opponent = Opponent(args.opponent, args.level, agent_seed(seed, TERMINAL_OPPONENT + person))
-    terminal = TerminalGame(game, person, opponent, plies=plies, confirm_forced=args.confirm_forced)
-    stop = terminal.play(resumed=args.resume is not None)
-    with ctrl_c_ignored():
-        return _save_played(terminal, stop, save)
-
-
-def _save_played(terminal: TerminalGame, stop: Stop, save: str | None) -> int:
-    from rebelspace.terminal import Stop
-
-    if stop == Stop.FINISHED and save is None:
-        return EXIT_OK
-    path = save if save is not None else DEFAULT_SAVE
-    try:
-        save_record(terminal.game, path, meta=terminal.meta())
-    except RecordError as exc:
-        return fail("play", exc)
-    if stop == Stop.FINISHED:
-        print(f"Game record saved to {path}")
-        return EXIT_OK
-    verb = "Interrupted" if stop == Stop.INTERRUPTED else "Saved"
-    print(f"{verb}: game saved to {path}; `rebelspace play --resume {path}` goes on with it.")
-    return EXIT_INTERRUPTED if stop == Stop.INTERRUPTED else EXIT_OK
+    return run_play(args)
 
 
 # --- card --------------------------------------------------------------------------------------

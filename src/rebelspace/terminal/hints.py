@@ -3,7 +3,7 @@ numbers (the battle values, the damage race, the search's estimates)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rebelspace.agents.advice import Battle, Choice, Hint, Race
 
@@ -58,9 +58,15 @@ REASON_WORDS = {
 }
 
 
-def hint_lines(h: Hint, legal: Sequence[int]) -> list[str]:
-    """The hint as lines; ``legal`` is the order the choices are numbered in."""
-    number = list(legal).index(h.best.action) + 1 if h.best.action in legal else None
+def hint_lines(
+    h: Hint, legal: Sequence[int], numbers: Mapping[int, int] | None = None
+) -> list[str]:
+    """The hint as lines; ``numbers`` gives each action's choice number (default: its place
+    in ``legal``, from 1)."""
+    if numbers is not None:
+        number = numbers.get(h.best.action)
+    else:
+        number = list(legal).index(h.best.action) + 1 if h.best.action in legal else None
     which = f"choice {number}, " if number is not None else ""
     if h.forced:
         return [f"Hint: {which}{h.best.text!r} is your only choice."]

@@ -23,7 +23,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -35,6 +35,7 @@ from rebelspace.agents.advice import ANALYSIS_AGENT, HINT_AGENT
 from rebelspace.agents.registry import EXPERIMENTAL_LEVELS, EXPERIMENTAL_NOTE, LEVEL_NAMES
 from rebelspace.engine import (
     PLAYER_NAMES,
+    ActionView,
     CardDB,
     Event,
     GameState,
@@ -53,8 +54,12 @@ from .commands import (
     PROMPT,
     QUIT_WORDS,
     TABLE_WORDS,
+    Keys,
+    ask_yes_no,
+    ending_question,
     help_table,
     illegal_reason,
+    numbers_words,
     resolve_choice,
     rules_answer,
     why,
@@ -198,6 +203,7 @@ class TerminalGame:
         read: Reader = input,
         console: Console | None = None,
         confirm_forced: bool = False,
+        ask_before_ending: bool = True,
         hint_agent: str = HINT_AGENT,
         offer_analysis: bool = True,
     ) -> None:
@@ -212,6 +218,9 @@ class TerminalGame:
         self.read = read
         self.console = console if console is not None else make_console()
         self.confirm_forced = confirm_forced
+        self.ask_before_ending = ask_before_ending
+        self.keys = Keys()
+        self.shown: list[tuple[int, int, str]] = []  # the choices last shown: number, id, text
         self.hint_agent = hint_agent
         self.offer_analysis = offer_analysis
         self.db: CardDB = game.cards
@@ -220,6 +229,8 @@ class TerminalGame:
         self.book = show.BattleBook()
         self.table_due = True
         self.thinking_said = False
+        #: Called before each of the person's questions, to save the game as it goes.
+        self.autosave: Callable[[], None] | None = None
 
     def meta(self) -> dict[str, Any]:
         """What a record needs beyond the engine's to go on with this game (``--resume``)."""
@@ -262,6 +273,7 @@ class TerminalGame:
             return stop.why
         except KeyboardInterrupt:
             self.out("")
+            self.out(f"You left the game on turn {self.game.turn}.")
             return Stop.INTERRUPTED
 
     def _intro(self, resumed: bool) -> None:
@@ -334,8 +346,17 @@ class TerminalGame:
         """The person's action, or None after an undo."""
         self.thinking_said = False
         view = self.game.view(self.person)
-        legal = [(a.id, a.text) for a in view.legal_actions]
-        self.out(*show.choices(view, self.db))
+        step = (view.turn, view.active_player, view.phase, view.step)
+        numbered = self.keys.number(step, [(a.id, a.text) for a in view.legal_actions])
+        by_id = {a.id: a for a in view.legal_actions}
+        view = replace(view, legal_actions=tuple(by_id[action] for _, action, _ in numbered))
+        legal = [(action, text) for _, action, text in numbered]
+        numbers = [number for number, _, _ in numbered]
+        self.shown = numbered
+        self.out(*show.choices(view, self.db, numbers))
+        if self.autosave is not None and self.game.history:
+            with _whole():
+                self.autosave()
         while True:
             try:
                 answer = self.read(PROMPT)
@@ -344,18 +365,42 @@ class TerminalGame:
                 raise _Stopped(Stop.EOF) from None
             word, _, rest = answer.strip().partition(" ")
             word = word.lower()
+            if not word and len(legal) == 1:  # Enter takes the only choice
+                return legal[0][0]
             if word == "undo" and not rest:
                 if self._undo():
                     return None
                 continue
             if self._command(view, word, rest):
                 continue
-            action, problem = resolve_choice(
-                answer, legal, lambda text: illegal_reason(self.game, self.person, text)
+            gone = self.keys.gone(answer, numbers)
+            action, problem = (
+                (None, gone)
+                if gone
+                else resolve_choice(
+                    answer,
+                    legal,
+                    lambda text: illegal_reason(self.game, self.person, text),
+                    numbers,
+                )
             )
-            if action is not None:
+            if action is not None and self._sure(view, by_id[action]):
                 return action
-            self.out(f"Not understood: {problem}")
+            if action is None:
+                self.out(Text(f"Not understood: {problem}", style="red"))
+
+    def _sure(self, view: PlayerView, action: ActionView) -> bool:
+        """Whether to play ``action``: yes, unless it ends the deploy phase or the turn with
+        cards still playable and the person, asked, says no (``ask_before_ending``)."""
+        if not self.ask_before_ending:
+            return True
+        question = ending_question(view, action)
+        if question is None:
+            return True
+        answer = ask_yes_no(self.read, self.console, question, None)
+        if answer is None:
+            raise _Stopped(Stop.EOF)
+        return answer
 
     def _command(self, view: PlayerView, word: str, rest: str) -> bool:
         """Answer a command other than undo (help, table, a card, the rules...); False when
@@ -366,22 +411,22 @@ class TerminalGame:
             self.out(show.labelled(help_table(), indent=0))
         elif word in TABLE_WORDS and not rest:
             self._table()
-            self.out(*show.choices(view, self.db))
+            self.out(*show.choices(view, self.db, [n for n, _, _ in self.shown]))
         elif re.fullmatch(r"\?[0-9]+", word) and not rest:
-            self._hand_card(view.you.hand or (), int(word[1:]))
+            self._choice_card(int(word[1:]))
         elif word == "card":
             self.out(*lookup_lines(self.db, rest))
         elif word == "rules":
             self.out(rules_answer(rest))
         elif word == "why":
-            self.out(why(self.game, self.person, rest))
+            self.out(why(self.game, self.person, rest, self.keys))
         elif word == "hint" and not rest:
-            self._hint(view)
+            self._hint()
         else:
             return False
         return True
 
-    def _hint(self, view: PlayerView) -> None:
+    def _hint(self) -> None:
         """What the computer would play for the person, from the person's view only (R5)."""
         from rebelspace.agents.advice import hint
         from rebelspace.seeds import ADVICE, agent_seed
@@ -389,24 +434,19 @@ class TerminalGame:
         from .hints import hint_lines
 
         assert self.game.history is not None
-        legal = [a.id for a in view.legal_actions]
+        legal = self.game.legal_actions()  # the engine's order: the hint's seed depends on it
         seed = agent_seed(self.game.seed, ADVICE + len(self.game.history))
         self.out(Text("Thinking...", style="dim"))
-        advice = hint(view, legal, self.game.ctx, seed, self.hint_agent)
-        self.out(*hint_lines(advice, legal))
+        advice = hint(self.game.view(self.person), legal, self.game.ctx, seed, self.hint_agent)
+        self.out(*hint_lines(advice, legal, self.keys.numbers))
 
     def _offer_analysis(self) -> None:
-        """Offer the analysis of the person's decisions; any answer but yes declines."""
+        """Offer the analysis of the person's decisions (yes or no; end of input is no)."""
         from rebelspace.engine import to_record
 
         from .analysis import analysis_lines, run_with_progress
 
-        self.out("Analyse your moves (about ten seconds)? y/n")
-        try:
-            answer = self.read(PROMPT)
-        except EOFError:
-            return
-        if answer.strip().lower() not in ("y", "yes"):
+        if not ask_yes_no(self.read, self.console, "Analyse your moves? [y/n]", None):
             return
         side = PLAYER_NAMES[self.person].lower()
         try:
@@ -416,12 +456,19 @@ class TerminalGame:
             return
         self.out(*analysis_lines(analysis))
 
-    def _hand_card(self, hand: Sequence[str], n: int) -> None:
-        names = show.hand_names(hand)
-        if 1 <= n <= len(names):
-            self.out(*card_lines(self.db.by_name(names[n - 1])))
-        else:
-            self.out(f"Your hand has {len(names)} different cards: ?1 to ?{len(names)}.")
+    def _choice_card(self, n: int) -> None:
+        """``?N``: the card that choice N plays or names, in full."""
+        found = next(((a, t) for k, a, t in self.shown if k == n), None)
+        if found is None:
+            numbers = [k for k, _, _ in self.shown]
+            self.out(f"There is no choice {n}: {numbers_words(numbers)} after ?.")
+            return
+        card = self.game.view(self.person).legal_actions
+        names = [a.card for a in card if a.id == found[0] and a.card is not None]
+        if not names:
+            self.out(f"Choice {n} ({found[1]!r}) names no card; card NAME shows any card.")
+            return
+        self.out(*card_lines(self.db.by_name(names[0])))
 
     # --- undo
 

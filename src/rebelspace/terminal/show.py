@@ -95,21 +95,15 @@ def joined(entries: Sequence[str]) -> str:
 
 
 def hand_entries(hand: Sequence[str], db: CardDB) -> list[str]:
-    """The hand as numbered entries, copies together, each with its cost and ratings:
-    ``1 Rebel Soldier ×2 (cost 1, 1/0/1)``; ``?N`` shows entry N's card."""
+    """The hand, copies together, each with its cost and ratings: ``Rebel Soldier ×2 (cost
+    1, 1/0/1)``. Not numbered: the only numbers on the table are the choices'."""
     counts: dict[str, int] = {}
     for name in hand:
         counts[name] = counts.get(name, 0) + 1
-    out = []
-    for k, (name, n) in enumerate(counts.items(), start=1):
-        times = f" ×{n}" if n > 1 else ""
-        out.append(f"{k} {name}{times} ({brief(db.by_name(name))})")
-    return out
-
-
-def hand_names(hand: Sequence[str]) -> list[str]:
-    """The card names in the order ``hand_entries`` numbers them."""
-    return list(dict.fromkeys(hand))
+    return [
+        f"{name}{f' ×{n}' if n > 1 else ''} ({brief(db.by_name(name))})"
+        for name, n in counts.items()
+    ]
 
 
 # --- the table --------------------------------------------------------------------------------
@@ -167,8 +161,11 @@ def choice_text(action: ActionView, db: CardDB) -> str:
     return action.text
 
 
-def choices(view: PlayerView, db: CardDB) -> list[RenderableType]:
-    """The one-line question and the numbered legal actions."""
+def choices(
+    view: PlayerView, db: CardDB, numbers: Sequence[int] | None = None
+) -> list[RenderableType]:
+    """The one-line question and the legal actions with their numbers (``numbers``, in the
+    order of the view's legal actions; default 1, 2, ...)."""
     where = f"{view.phase} phase" + (
         f", {view.step}" if view.step.value != view.phase.value else ""
     )
@@ -176,9 +173,11 @@ def choices(view: PlayerView, db: CardDB) -> list[RenderableType]:
     left = "" if points is None else f", {points} point{'s' if points != 1 else ''} left"
     head = Text(f"Your move ({where}{left}):", style="bold")
     head.append("  number or text; help: ?", style="dim")
-    width = len(str(len(view.legal_actions)))
+    shown = list(numbers) if numbers is not None else list(range(1, len(view.legal_actions) + 1))
+    width = len(str(max(shown, default=1)))
     rows = [
-        (f"{n:>{width}}.", choice_text(a, db)) for n, a in enumerate(view.legal_actions, start=1)
+        (f"{n:>{width}}.", choice_text(a, db))
+        for n, a in zip(shown, view.legal_actions, strict=True)
     ]
     return [head, labelled(rows)]
 
