@@ -36,7 +36,7 @@ from rebelspace.play.bank import (
     PER_GAME,
     Bank,
     bank_seed,
-    generate,
+    play_bank_game,
     read_bank,
     read_partial,
     write_bank,
@@ -76,17 +76,26 @@ def _cache(folder: Path, spec: str) -> Path:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    """Play the bank's missing games (those in neither OUT nor OUT.partial), keeping each
+    finished one in OUT.partial, then write OUT whole, games in order."""
     ctx = context_for()
     partial = args.out.with_name(args.out.name + ".partial")
-    done = read_partial(partial, args.seed, args.per_game).games if partial.exists() else ()
-    bar = progress_bar(args.games, None, len(done))
+    kept = {g.game: g for g in read_bank(args.out).games} if args.out.exists() else {}
+    if partial.exists():
+        kept |= {g.game: g for g in read_partial(partial, args.seed, args.per_game).games}
+    todo = [i for i in range(args.games) if i not in kept]
+    if args.limit is not None:
+        todo = todo[: args.limit]
+    bar = progress_bar(len(todo), None)
     with partial.open("a") as out:
-        for game in generate(args.seed, args.games, args.per_game, ctx, start=len(done)):
+        for index in todo:
+            game = play_bank_game(args.seed, index, args.per_game, ctx)
+            kept[index] = game
             out.write(json.dumps(game.to_json()) + "\n")
             out.flush()
             bar.update(1)
     bar.close()
-    games = read_partial(partial, args.seed, args.per_game).games
+    games = [kept[i] for i in sorted(kept)]
     write_bank(args.out, args.seed, args.per_game, games)
     partial.unlink()
     print(f"{args.out}: {len(games)} games, {sum(len(g.plies) for g in games)} positions")
@@ -96,7 +105,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_label(args: argparse.Namespace) -> int:
     bank = _bank(args.bank)
     done = read_labels(args.labels)
-    todo = [p for p in bank.positions() if p.index not in done][: args.chunk]
+    others = {i for path in args.done for i in read_labels(path)}
+    todo = [p for p in bank.positions() if p.index not in done and p.index not in others]
+    todo = (todo[::-1] if args.reverse else todo)[: args.chunk]
     bar = progress_bar(len(todo), None, unit="position")
     started = time.process_time()
 
@@ -248,13 +259,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     gen.add_argument("--games", type=int, default=BANK_GAMES)
     gen.add_argument("--per-game", type=int, default=PER_GAME)
     gen.add_argument("--seed", type=int, default=BANK_SEED)
+    gen.add_argument("--limit", type=int, default=None, help="play at most N missing games")
     lab = sub.add_parser("label", help="label the next chunk of positions")
     lab.add_argument("--bank", type=Path, default=BANK_PATH)
     lab.add_argument("--labels", type=Path, default=LABELS_PATH)
     lab.add_argument("--chunk", type=int, default=100)
     lab.add_argument("--samples", type=int, default=SAMPLES)
     lab.add_argument("--purpose", default="oracle", help="seed stream (oracle2: independent)")
-    lab.add_argument("--finishers", default=",".join(FINISHED_BY), help="who ends the turn")
+    lab.add_argument(
+        "--done", type=Path, action="append", default=[], help="skip positions labelled here"
+    )
+    lab.add_argument("--reverse", action="store_true", help="label from the last position back")
+    lab.add_argument(
+        "--finishers",
+        default=",".join(FINISHED_BY),
+        help="who ends the turn in play-outs; search:N for the search oracle instead",
+    )
     mea = sub.add_parser("measure", help="agents' regret on the bank")
     mea.add_argument("--bank", type=Path, default=BANK_PATH)
     mea.add_argument("--labels", type=Path, default=LABELS_PATH)

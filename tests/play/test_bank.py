@@ -58,9 +58,11 @@ def test_the_bank_seeds_are_its_own_keyed_hash_and_differ_by_purpose() -> None:
 
 def test_the_bank_holds_games_of_every_pair_of_agents_on_both_sides() -> None:
     bank = read_bank()
+    assert all(g.agents == PAIRS[g.game % len(PAIRS)] for g in bank.games)
     assert {g.agents for g in bank.games} == set(PAIRS)
     assert {a for g in bank.games for a in g.agents} == set(BANK_AGENTS)
-    assert len(bank.positions()) >= 2000
+    positions = bank.positions()
+    assert len({p.index for p in positions}) == len(positions) == PER_GAME * len(bank.games)
 
 
 def _check_positions(count: int | None) -> Counter[str]:

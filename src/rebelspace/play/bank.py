@@ -90,7 +90,7 @@ class BankGame:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Position ``index`` of the bank: ply ``ply`` of game ``game``."""
+    """Position ``index`` of the bank: the decision after ``actions`` in game ``game``."""
 
     index: int
     game: int
@@ -120,11 +120,14 @@ class Bank:
     games: tuple[BankGame, ...]
 
     def positions(self) -> list[Position]:
-        out: list[Position] = []
-        for g in self.games:
-            for ply in g.plies:
-                out.append(Position(len(out), g.game, g.deal, g.actions[:ply]))
-        return out
+        """Every kept position, in game order. Position ``k`` of game ``g`` has index
+        ``g * per_game + k`` whichever games are present, so that labels and choices kept by
+        index stay attached to their positions while a bank is still being played."""
+        return [
+            Position(g.game * self.per_game + k, g.game, g.deal, g.actions[:ply])
+            for g in self.games
+            for k, ply in enumerate(g.plies)
+        ]
 
 
 def play_bank_game(bank: int, index: int, per_game: int, ctx: GameContext) -> BankGame:
