@@ -40,6 +40,8 @@ def test_what_if_runs_compare_and_sweep(capsys: pytest.CaptureFixture[str], tmp_
     assert a != b
     code, out, _ = run(capsys, "compare", a, b, "--db", db)
     assert code == 0 and "B - A:" in out and "paired on matched seeds" in out
+    code, out, err = run(capsys, "compare", a, a[:6], "--db", db)  # the same run twice
+    assert code == 2 and not out and err.count("\n") == 1 and "the same run" in err
     code, out, _ = run(capsys, "sweep", "--card", "Space Cruiser", "--field", "space",
                        "--range", "9..10", "--games", "4", "--db", db, "--workers", "1",
                        "--out", str(tmp_path / "sw"))  # fmt: skip
@@ -65,6 +67,14 @@ def test_ablate_one_card(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         (["balance", "--rule", "tie=sometimes"], "tie"),
         (["balance", "--agents", "chess"], "unknown agent"),
         (["sweep", "--card", "Space Cruiser", "--field", "space", "--range", "12..6"], "low..high"),
+        (
+            ["sweep", "--card", "Space Cruiser", "--field", "space", "--range", "-3..-1"],
+            "never negative",
+        ),
+        (
+            ["balance", "--rule", "starting_hand=500"],
+            "starting_hand must be an integer >= 0 and at most 12, got 500",
+        ),
         (["report", "--out", "x"], "no lab database"),
         (["compare", "a", "b"], "no lab database"),
     ],
@@ -74,7 +84,7 @@ def test_bad_input_is_refused_with_a_clear_message(
 ) -> None:
     db = tmp_path / "lab.sqlite"
     code, _, err = run(capsys, *argv, "--db", str(db))
-    assert code == 2 and message in err
+    assert code == 2 and message in err and err.count("\n") == 1
     assert not db.exists() or argv[0] != "balance"  # nothing was started
 
 

@@ -13,10 +13,10 @@ import argparse
 import functools
 import json
 import os
+import re
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -206,8 +206,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def _ladder(args: argparse.Namespace) -> int:
     from . import plots
-    from .ladder import DEFAULT_RUNGS, measure, plan, run_ladder
+    from .ladder import DEFAULT_RUNGS, cost_seconds, measure, plan, run_ladder
     from .settings import RunSettings
+    from .stats import MIN_DEALS
     from .studies import runner
 
     rungs = DEFAULT_RUNGS if args.ladder == "default" else tuple(args.ladder.split(","))
@@ -226,10 +227,15 @@ def _ladder(args: argparse.Namespace) -> int:
         for p in plans:
             print(
                 f"ladder: {p.rung}: {p.games} games ({p.seconds_per_game:.2f} s a game on one "
-                f"core)" + (f", {p.rating_games} against the next rung" if p.rating_games else ""),
+                f"core)" + (f", {p.rating_games} against the next rung" if p.rating_games else "")
+                + ("" if p.enough else f"; fewer than {MIN_DEALS} deals: too few games to judge"),
                 file=sys.stderr,
-            )
-        print(f"ladder: within about {args.budget} min on {workers} workers", file=sys.stderr)
+            )  # fmt: skip
+        print(
+            f"ladder: about {_duration(cost_seconds(plans, workers))} on {workers} workers "
+            f"(budget {args.budget} min; games already in {args.db} are not played again)",
+            file=sys.stderr,
+        )
         with Store(args.db) as store:
             out = run_ladder(store, plans, args.seed, runner(store, **_exec(args)), args.label)
     except RebelSpaceError as e:
@@ -323,9 +329,8 @@ def add_ablate(sub: Any) -> None:
 
 @_lab_command("ablate")
 def cmd_ablate(args: argparse.Namespace) -> int:
-    from .analysis import ABLATION_MODES, rarity, side_of_cards
+    from .analysis import ABLATION_MODES, analyse, side_of_cards
     from .report import significance
-    from .stats import holm
     from .studies import ablate, runner
 
     try:
@@ -336,37 +341,36 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             ]
             games = args.games or base.games
             items = _bar(iter(cards), len(cards)) if len(cards) > 1 else iter(cards)
-            out: list[dict[str, Any]] = []
             mode = "remove" if args.remove else "blank"
             for name in items:
-                out += ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
-            played_in = Counter(n for g in store.games(base.run_id, limit=games) for n in g.plays)
-            for r in out:
-                r.update(rarity(r["card"], played_in[r["card"]], games))
+                ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
+            # The verdicts of the report: one Holm family, every card ablated for this base
+            # (not only those of this command), rarity over the base run's games.
+            summary = analyse(store, store.run(base.run_id), ablation_mode=mode)
     except RebelSpaceError as e:
         return fail("ablate", e)
-    tested = [r for r in out if not r["rarely_played"]]
-    for r, p in zip(tested, holm([r["p_value"] for r in tested]), strict=True):
-        r["p_uncorrected"], r["p_holm"], r["tests"] = r["p_value"], round(p, 4), len(tested)
-        r["significant_uncorrected"], r["significant"] = r["significant"], p < 0.05
-    for r in out:
-        if r["rarely_played"]:
-            r["significant"], r["tests"] = False, 0
+    asked = set(cards)
+    out = [
+        {"card": c["name"], "side": c["side"], "copies": c["copies"], **c["ablation"],
+         "rarely_played": c["rarely_played"], "rarity_note": c["rarity_note"]}
+        for c in summary["cards"]
+        if c["name"] in asked and c["ablation"]
+    ]  # fmt: skip
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
+    agents = " vs ".join(dict.fromkeys(base.settings.agents))
     print(
-        f"Each card {ABLATION_MODES[mode]}, on {games} games of run {base.run_id} ({base.label}):"
+        f"Each card {ABLATION_MODES[mode]}, {agents} playing, on the deals of run "
+        f"{base.run_id} ({base.label}); games per card below:"
     )
-    for r in sorted(out, key=lambda r: (r["rarely_played"], -r["diff"])):
-        mark = f"; {significance(r)}"
-        if r["rarely_played"]:
-            mark = f"; not ranked: {r['rarity_note']}"
+    for r in sorted(out, key=lambda r: (r["tests"] == 0, -r["diff"])):
         print(
             f"{r['card']:<22} {r['side']:<8} its {r['copies']} "
             f"{'copy is' if r['copies'] == 1 else 'copies are'} worth "
             f"{100 * r['diff']:+.1f} points to its side (95% CI {100 * r['ci95'][0]:+.1f} to "
-            f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy{mark}"
+            f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy, on "
+            f"{r['games']:,} games; {significance(r)}"
         )
     return EXIT_OK
 
@@ -395,7 +399,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     try:
         with Store(_existing(args.db)) as store:
-            out = compare(store, store.run(args.a, kind=None), store.run(args.b, kind=None))
+            a, b = store.run(args.a, kind=None), store.run(args.b, kind=None)
+            if a.run_id == b.run_id:
+                raise RebelSpaceError(
+                    f"A and B are the same run ({a.run_id}, {a.label}): compare two different runs"
+                )
+            out = compare(store, a, b)
     except RebelSpaceError as e:
         return fail("compare", e)
     if args.json:
@@ -434,6 +443,9 @@ def add_sweep(sub: Any) -> None:
     p.add_argument("--range", required=True, dest="values", help="low..high, e.g. 6..12")
     p.add_argument("--out", help="folder for sweep.svg and sweep.json")
     _run_args(p, 400)
+    # argparse takes "-3..-1" for an unknown option (it only knows "-3" as a number); read it
+    # as the range's value, so that parse_range can say in one line what is wrong with it.
+    p._negative_number_matcher = re.compile(r"^-\d+(\.\.-?\d+)?$")  # noqa: SLF001
     p.set_defaults(handler=cmd_sweep)
 
 

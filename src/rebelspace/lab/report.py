@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import plots
-from .analysis import analyse
+from .analysis import analyse, ranked
 from .store import Run, Store
 
 
@@ -28,7 +28,7 @@ def significance(a: dict[str, Any]) -> str:
     """Whether an ablation is significant, in plain words, with the correction applied."""
     tests = a.get("tests", 1)
     if tests == 0:
-        return "not tested: the computer rarely plays the card"
+        return "not ranked: " + str(a.get("not_ranked", "the computer rarely plays the card"))
     if tests == 1:
         return "significant at 5%" if a["significant"] else "not significant at 5%"
     if a["significant"]:
@@ -99,13 +99,14 @@ def findings(summary: dict[str, Any]) -> list[str]:
         f"end by {top_end}."
     )
     cards = summary["cards"]
-    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    ablated = [c for c in cards if ranked(c)]
     if ablated:
         ablated.sort(key=lambda c: -abs(c["ablation"]["diff"]))
         parts = [
             f"{c['name']} ({c['side'].title()}, {points(c['ablation']['diff'])} to its side, "
             f"95% interval {points(c['ablation']['ci95'][0])} to "
-            f"{points(c['ablation']['ci95'][1])}; {significance(c['ablation'])})"
+            f"{points(c['ablation']['ci95'][1])}, on {c['ablation']['games']:,} games; "
+            f"{significance(c['ablation'])})"
             for c in ablated[:3]
         ]
         modes = {c["ablation"]["how"] for c in ablated}
@@ -115,13 +116,26 @@ def findings(summary: dict[str, Any]) -> list[str]:
             f"{how}: "
             f"{'; '.join(parts)}."
         )
-        strongest = sorted(ablated, key=lambda c: -c["ablation"]["per_copy"])[:3]
+        # Only cards shown to matter are ranked copy for copy: a per-copy figure of a card not
+        # shown to differ from no effect ranks noise.
+        shown = [c for c in ablated if c["ablation"]["significant"]]
+        strongest = sorted(shown, key=lambda c: -c["ablation"]["per_copy"])[:3]
         per_copy = "; ".join(
             f"{c['name']} ({c['side'].title()}, {points(c['ablation']['per_copy'])} a copy, "
             f"{c['copies']} {'copy' if c['copies'] == 1 else 'copies'})"
             for c in strongest
         )
-        out.append(f"Copy for copy, the strongest cards are {per_copy}.")
+        if strongest:
+            out.append(f"Copy for copy, the strongest of the significant cards are {per_copy}.")
+        else:
+            out.append("No card's impact is significant yet, so none is ranked copy for copy.")
+        few = [c for c in cards if c["ablation"] and not c["rarely_played"] and not ranked(c)]
+        if few:
+            out.append(
+                "Ablated on too few games to rank (deals): "
+                + ", ".join(f"{c['name']} ({c['ablation']['deals']})" for c in few)
+                + "."
+            )
     else:
         out.append(
             "Per-card impact needs ablation runs: `rebelspace ablate --all` replays these games "
@@ -153,7 +167,8 @@ def _rows_html(cards: list[dict[str, Any]]) -> str:
             ""
             if a is None
             else f"{points(a['diff'])} ({points(a['ci95'][0])} to {points(a['ci95'][1])}; "
-            f"{points(a['per_copy'])} a copy; by {a['mode']}; {significance(a)})"
+            f"{points(a['per_copy'])} a copy; by {a['mode']} on {a['games']:,} games; "
+            f"{significance(a)})"
         )
         if c["rarely_played"]:
             abl = f"rarely played: {c['rarity_note']}. " + abl
@@ -201,7 +216,7 @@ def _figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
     cards = summary["cards"]
     colours = [plots.SIDE_COLOURS[c["side"]] for c in cards]
     names = [c["name"] for c in cards]
-    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    ablated = [c for c in cards if ranked(c)]
     if ablated:
         ablated.sort(key=lambda c: c["ablation"]["diff"], reverse=True)
         figs.append(

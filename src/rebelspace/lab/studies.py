@@ -102,15 +102,19 @@ def _run_summary(run: Run, rows: list[Any]) -> dict[str, Any]:
 
 
 def parse_range(text: str) -> list[int]:
-    """``"6..12"`` -> 6, 7, ..., 12 (both ends included)."""
+    """``"6..12"`` -> 6, 7, ..., 12 (both ends included). A reversed or negative range is
+    refused with one line that says what is wrong (card numbers are never negative)."""
     low, sep, high = text.partition("..")
     try:
         a, b = int(low), int(high)
     except ValueError:
-        a = b = -1
-        sep = ""
-    if not sep or a > b:
-        raise RebelSpaceError(f'a range looks like "6..12" (low..high), got {text!r}')
+        raise RebelSpaceError(
+            f'a range looks like "6..12" (low..high, whole numbers), got {text!r}'
+        ) from None
+    if a < 0 or b < 0:
+        raise RebelSpaceError(f"card numbers are never negative: the range {text!r} goes below 0")
+    if a > b:
+        raise RebelSpaceError(f"the range {text!r} is reversed: low..high, e.g. {b}..{a}")
     return list(range(a, b + 1))
 
 
