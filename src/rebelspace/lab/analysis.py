@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -49,7 +50,8 @@ def _rate(
 
 
 def _mean(values: Sequence[float]) -> dict[str, Any]:
-    mean, low, high = mean_ci(values)
+    """A mean of counts (turns, kills, damage): never below 0."""
+    mean, low, high = mean_ci(values, (0.0, math.inf))
     return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
 
 
@@ -182,7 +184,39 @@ def analyse(
     out["endings"] = dict(Counter(r.ending for r in rows).most_common())
     out["deck_sizes"] = _deck_curve(rows)
     out["cards"] = _cards(store, run, rows, ablation_mode)
+    out["other_players"] = other_players(store, run)
     return out
+
+
+def other_players(store: Store, run: Run) -> list[dict[str, Any]]:
+    """The same deals played by other agents in mirror runs (the ladder's rungs, or
+    ``balance --agents X`` with this run's seed, cards and rules): the verdict of each player,
+    so the report can say whether it holds across play strength."""
+    mine = run.settings
+    if mine.twinned:
+        return []
+    out = []
+    for other in store.runs():
+        s = other.settings
+        if (
+            other.kind != "balance"
+            or s.twinned
+            or other.run_id == run.run_id
+            or (s.seed, s.card_data, s.options) != (mine.seed, mine.card_data, mine.options)
+            or not s.played_by_this_code()
+        ):
+            continue
+        rate = winners_rate(s, store.winners(other.run_id))
+        if rate.games:
+            out.append(
+                {
+                    "agent": s.agents[0],
+                    "run_id": other.run_id,
+                    "enough_games": enough(rate.units),
+                    **rate.to_dict(),
+                }
+            )
+    return sorted(out, key=lambda r: r["agent"])
 
 
 def _decomposition(store: Store, run: Run, rebel: Rate) -> dict[str, Any] | None:

@@ -34,6 +34,7 @@ from rebelspace.engine import RebelSpaceError
 from rebelspace.extras import require
 
 from .runner import RunInterrupted
+from .settings import BULK_AGENT
 from .store import DEFAULT_DB, Store
 
 Handler = Callable[[argparse.Namespace], int]
@@ -80,7 +81,12 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
 def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     """What defines a run: agents, seed, card changes, rules; and where it runs."""
     p.add_argument("--games", type=positive_int, default=games, help=f"games (default {games})")
-    p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
+    p.add_argument(
+        "--agents",
+        default=BULK_AGENT,
+        help=f"agent (default {BULK_AGENT}, the strongest that plays thousands of games an "
+        "hour; --agents heuristic for the quick rule-based player)",
+    )
     p.add_argument("--vs", help="a second agent: each plays each side in half the games")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument(
@@ -163,8 +169,8 @@ def add_balance(sub: Any) -> None:
         const="default",
         metavar="AGENTS",
         help="play the same deals with a ladder of agents, weakest first (default "
-        "random,heuristic,ismcts:easy,ismcts:100) and say whether the verdict holds as play "
-        "gets stronger; --games caps the games of each rung, --budget the time",
+        "random,heuristic,distilled,ismcts:easy,ismcts:100) and say whether the verdict holds "
+        "as play gets stronger; --games caps the games of each rung, --budget the time",
     )
     p.add_argument(
         "--budget",
@@ -468,12 +474,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "sweep.json").write_text(json.dumps(out, indent=2) + "\n")
         (folder / "sweep.svg").write_text(
-            plots.sweep(args.card, args.field, out["points"], out["printed"], out["label"])
+            plots.sweep(
+                args.card,
+                args.field,
+                out["points"],
+                out["printed"],
+                f"{out['label']}; {args.games} games a value",
+            )
         )
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
-    print(f"{args.card} {args.field} (printed {out['printed']}), {args.games} games each:")
+    print(
+        f"{args.card} {args.field} (printed {out['printed']}), {args.games} games each, "
+        f"{out['label']}:"
+    )
     for p in out["points"]:
         print(
             f"  {p['value']:>3}: Rebel {100 * p['rebel_win_rate']:5.1f}% (95% CI "
@@ -492,35 +507,48 @@ def add_suggest(sub: Any) -> None:
         "suggest",
         help="search one-card changes that bring the win rate toward 50%%",
         description="Try every change of one card number by one (a rating or cost up or "
-        "down, or a count up or down) on the base run's deals, sequentially: each candidate "
-        "plays --games games, candidates shown not to move the Rebel win rate toward 50% "
-        "are dropped and the rest play twice as many, up to --confirm. The --top closest to "
-        "an even game are played on --confirm games and proposed only if shown to move the "
-        "balance toward 50%, with their change against the base and its 95% interval. The "
-        "cost is stated first and asked for, unless --yes.",
+        "down, or a count up or down) on the base run's deals, at strong play unless --agents "
+        "says otherwise, sequentially: each candidate plays --games games; candidates shown "
+        "not to move the Rebel win rate toward 50%, or with no effect toward it, are dropped "
+        "and the rest play twice as many, up to --confirm. The --top closest to an even game "
+        "are confirmed on --confirm fresh deals at the run's agent and at each of --rungs, "
+        "and proposed only if shown to move the balance toward 50% without moving it away "
+        "from 50% at another rung (such changes are flagged). The cost is stated first and "
+        "asked for, unless --yes.",
     )
     _run_args(p, 100)
     p.add_argument(
         "--confirm", type=positive_int, default=1000, help="games for the finalists (default 1000)"
     )
     p.add_argument("--top", type=positive_int, default=5, help="finalists (default 5)")
+    p.add_argument(
+        "--rungs",
+        default=f"heuristic,{BULK_AGENT}",
+        metavar="AGENTS",
+        help=f"players each finalist is confirmed with too (default heuristic,{BULK_AGENT})",
+    )
     p.add_argument("--yes", action="store_true", help="start without asking about the cost")
     p.set_defaults(handler=cmd_suggest)
 
 
 @_lab_command("suggest")
 def cmd_suggest(args: argparse.Namespace) -> int:
+    from .settings import RunSettings
     from .studies import runner, suggest, suggest_cost
 
     try:
         base = _settings(args)
-        cost = suggest_cost(base, args.games, args.confirm)
+        rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
+        for rung in rungs:
+            RunSettings.build((rung, rung), args.seed)  # an unknown agent fails here
+        players = len(dict.fromkeys([base.agents[0], *rungs]))
+        cost = suggest_cost(base, args.games, args.confirm, args.top, players)
         seconds = _seconds_per_game(base) / (args.workers or os.cpu_count() or 1)
         print(
-            f"suggest: {cost['candidates']} one-step changes of {base.label()}; between "
-            f"{cost['least']:,} and {cost['most']:,} games (games already in {args.db} are "
-            f"not played again), about {_duration(cost['least'] * seconds)} to "
-            f"{_duration(cost['most'] * seconds)} here.",
+            f"suggest: {cost['candidates']} one-step changes of {base.label()}; about "
+            f"{cost['expected']:,} games (at least {cost['least']:,}, at most {cost['most']:,}; "
+            f"games already in {args.db} are not played again), about "
+            f"{_duration(cost['expected'] * seconds)} here at {base.agents[0]}'s speed.",
             file=sys.stderr,
         )
         if not args.yes:
@@ -537,6 +565,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                 args.confirm,
                 args.top,
                 runner(store, **_exec(args)),
+                rungs=rungs,
                 progress=_bar,
             )
     except RebelSpaceError as e:
@@ -544,25 +573,41 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
+    _print_suggestions(out, base.agents[0])
+    return EXIT_OK
+
+
+def _print_suggestions(out: dict[str, Any], agent: str) -> None:
     b = out["base"]
     rounds = ", ".join(f"{r['candidates']} on {r['games']} games" for r in out["rounds"])
     print(
         f"Base {b['run_id']} ({b['label']}): Rebel {100 * b['rebel_win_rate']:.1f}% (95% CI "
-        f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}%). Screened: {rounds}."
+        f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}%). Screened: {rounds}. Finalists "
+        f"confirmed on {out['confirm_games']} fresh deals with {', '.join(out['rungs'])}."
     )
     if not out["suggestions"]:
-        print(
-            f"No change was shown to move the balance toward 50% on {out['confirm_games']} games."
-        )
-    for s in out["suggestions"]:
-        d = s["against_base"]
-        print(
-            f"  {s['change']:<42} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
-            f"{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}%), {100 * d['diff']:+.1f} "
-            f"points against the base ({100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f})"
-            f'   --set "{s["set"]}"'
-        )
-    return EXIT_OK
+        print("No change was shown to move the balance toward 50% at every rung checked.")
+    for title, group in (("Suggested", out["suggestions"]), ("Flagged: helps at "
+                         f"{agent}, moves another rung away from 50%", out["flagged"]),
+                         ("Not shown to help", out["not_shown_to_help"])):  # fmt: skip
+        if group:
+            print(f"{title}:")
+        for s in group:
+            d = s["against_base"]
+            print(
+                f"  {s['change']:<42} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
+                f"{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}%), {100 * d['diff']:+.1f} "
+                f"points against the base ({100 * d['ci95'][0]:+.1f} to "
+                f'{100 * d["ci95"][1]:+.1f})   --set "{s["set"]}"'
+            )
+            for r in s["at_rungs"]:
+                rd = r["against_base"]
+                print(
+                    f"      at {r['agent']}: Rebel {100 * r['base_rebel_win_rate']:.1f}% -> "
+                    f"{100 * r['rebel_win_rate']:.1f}%, {100 * rd['diff']:+.1f} points "
+                    f"({100 * rd['ci95'][0]:+.1f} to {100 * rd['ci95'][1]:+.1f})"
+                    + ("; away from 50%" if r["moves_away_from_even"] else "")
+                )
 
 
 def _seconds_per_game(settings: Any) -> float:

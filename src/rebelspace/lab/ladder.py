@@ -29,7 +29,7 @@ from .store import Store
 #: Weakest to strongest. ISMCTS rungs use iteration budgets without a time cap, so the same
 #: seed gives the same games on any machine; ``ismcts:normal`` and ``ismcts:hard`` (time-capped,
 #: minutes per game) can be named with ``--ladder`` when the budget allows.
-DEFAULT_RUNGS = ("random", "heuristic", "ismcts:easy", "ismcts:100")
+DEFAULT_RUNGS = ("random", "heuristic", "distilled", "ismcts:easy", "ismcts:100")
 
 MIN_GAMES = 8  # a rung with fewer games says nothing, whatever the budget
 
