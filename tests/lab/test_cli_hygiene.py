@@ -87,7 +87,7 @@ def test_ctrl_c_during_ablate_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = str(tmp_path / "lab.sqlite")
-    run(capsys, "balance", "--games", "4", "--db", db, "--workers", "1")
+    run(capsys, "balance", "--games", "4", "--agents", "heuristic", "--db", db, "--workers", "1")
 
     def interrupted(*args: object) -> list[object]:
         raise KeyboardInterrupt

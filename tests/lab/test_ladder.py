@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from rebelspace import cli
-from rebelspace.lab.ladder import MIN_GAMES, plan, verdict
+from rebelspace.lab.ladder import MIN_GAMES, cost_seconds, plan, verdict
 from rebelspace.lab.settings import RunSettings
+from rebelspace.lab.stats import MIN_DEALS
 from rebelspace.lab.store import Store
 
 
@@ -22,13 +23,15 @@ def test_the_budget_caps_the_games_of_slow_rungs() -> None:
     assert plans[1].rating_games < 100 and slow.rating_games == 0  # meeting the slow rung
 
 
-def _point(rung: str, rating: float, low: float, high: float) -> dict[str, object]:
+def _point(rung: str, rating: float, low: float, high: float, deals: int = 50) -> dict[str, object]:
     mid = (low + high) / 2
     side = {"value": mid, "ci95": [low, high]}
     return {
         "rung": rung,
         "rating": rating,
-        "games": 100,
+        "games": 2 * deals,
+        "deals": deals,
+        "enough_games": deals >= MIN_DEALS,
         "rebel_win_rate": {"value": 0.5 + mid, "ci95": [0.5 + low, 0.5 + high]},
         "rebel_side_advantage": side,
         "first_move_advantage": {"value": 0.0, "ci95": [-0.05, 0.05]},
@@ -43,6 +46,28 @@ def test_the_verdict_says_when_it_changes_with_play_strength() -> None:
     assert stable[-1].startswith("The verdict is stable as play gets stronger: the Rebel")
 
 
+def test_a_rung_with_too_few_deals_is_never_trusted() -> None:
+    # The strongest rung has 4 deals (8 games): shown, but the verdict is the heuristic's.
+    text = verdict(
+        [_point("heuristic", 1500, 0.2, 0.3), _point("ismcts:100", 1800, -0.45, -0.05, deals=4)]
+    )
+    assert "too few games to say (4 deals" in text[1]
+    assert "Imperial" not in text[-2] and "ismcts:100" not in text[-2]
+    assert text[-2].startswith("The verdict is stable as play gets stronger: the Rebel")
+    assert text[-1] == "Not judged, too few games: ismcts:100."
+    only_thin = verdict([_point("random", 1500, 0.1, 0.2, deals=3)])
+    assert only_thin[-1].startswith("No rung has enough games to judge")
+
+
+def test_the_stated_cost_counts_every_game_the_plan_plays() -> None:
+    speeds = {"random": 0.5, "heuristic": 1.0}
+    plans = plan(list(speeds), 80, 3600, 2, speeds.__getitem__)
+    # 80 mirror games of each rung, 40 between them at the slower rung's speed, on 2 cores.
+    assert cost_seconds(plans, 2) == pytest.approx((80 * 0.5 + 40 * 1.0 + 80 * 1.0) / 2)
+    assert all(p.enough for p in plans)
+    assert not plan(list(speeds), 80, 1, 1, speeds.__getitem__)[1].enough  # 8 games, 4 deals
+
+
 def test_a_small_ladder_plays_the_same_deals_and_writes_its_plot(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -53,6 +78,8 @@ def test_a_small_ladder_plays_the_same_deals_and_writes_its_plot(
     captured = capsys.readouterr()
     out = json.loads(captured.out)
     assert "ladder: random: 20 games" in captured.err
+    assert "too few games to judge" in captured.err  # 10 deals a rung, stated before it starts
+    assert "ladder: about " in captured.err
     assert [p["rung"] for p in out["rungs"]] == ["random", "heuristic"]
     assert all(p["games"] == 20 and p["deals"] == 10 for p in out["rungs"])
     assert sum(h["games"] for h in out["head_to_head"]) == 10

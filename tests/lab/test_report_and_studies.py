@@ -14,12 +14,15 @@ from rebelspace.lab.analysis import ablation_settings, analyse
 from rebelspace.lab.report import findings, write_report
 from rebelspace.lab.runner import run_balance
 from rebelspace.lab.settings import RunSettings
+from rebelspace.lab.stats import Diff
 from rebelspace.lab.store import Store
 from rebelspace.lab.studies import (
     Change,
+    _may_help,
     ablate,
     candidates,
     compare,
+    confirm_settings,
     parse_range,
     runner,
     suggest,
@@ -64,14 +67,15 @@ def test_report_writes_html_with_plots_and_the_same_numbers_as_json(
     assert data == json.loads(json.dumps(summary))
     assert page.count("<svg") >= 7
     assert summary["findings"][0] in page.replace("&#x27;", "'")
+    # No first-player figure: the Rebel always moves first here, so it would be one bar.
+    assert "First-player advantage" not in page
     for title in (
         "Win rate per side",
-        "First-player advantage",
         "Length of games",
         "How games end",
         "Deck size over turns",
-        "Damage per card",
-        "Kills per card",
+        "Damage per copy",
+        "Kills per copy",
     ):
         assert f"<h2>{title}</h2>" in page  # fmt: skip
 
@@ -89,10 +93,14 @@ def test_findings_say_which_side_is_favoured_with_the_interval() -> None:
         "cards": [],
     }
     text = findings(summary)
-    assert text[0].startswith("The game favours the Rebel: it wins 80.0% of 1000 games")
+    assert text[0].startswith(
+        "Played by heuristic on both sides, the game favours the Rebel: it wins 80.0% of 1000 games"
+    )
     assert "77.0% to 83.0%" in text[0]
     summary["sides"]["rebel"] = {"rate": 0.52, "ci95": [0.49, 0.55]}
-    assert findings(summary)[0].startswith("No side is shown to be favoured")
+    assert findings(summary)[0].startswith(
+        "Played by heuristic on both sides, no side is shown to be favoured"
+    )
 
 
 def test_ablation_replays_the_same_deals_with_the_card_blanked(store: Store) -> None:
@@ -173,7 +181,8 @@ def test_suggest_screens_sequentially_and_confirms_the_closest_to_even(
     assert out["rounds"][0] == {"games": 6, "candidates": 4, "kept": out["rounds"][0]["kept"]}
     for before, after in zip(out["rounds"], out["rounds"][1:], strict=False):
         assert after["games"] == 2 * before["games"] and after["candidates"] == before["kept"]
-    assert sum(1 for _, g in calls if g == 6) == 4  # every candidate screened
+    # Every candidate screened (and the base on the same deals).
+    assert sum(1 for rid, g in calls if g == 6 and rid != BASE.run_id) == 4
     for s in out["suggestions"]:  # proposed only if shown to move toward 50%
         d = s["against_base"]
         assert s["moves_toward_even"]
@@ -188,10 +197,18 @@ def test_suggest_states_its_cost_and_needs_yes_without_a_terminal(
     from rebelspace import cli
 
     db = str(tmp_path / "lab.sqlite")
-    code = cli.main(["suggest", "--db", db, "--games", "10", "--confirm", "40"])
+    code = cli.main(
+        ["suggest", "--agents", "heuristic", "--db", db, "--games", "10", "--confirm", "40"]
+    )
     err = capsys.readouterr().err
     n = len(candidates(RunSettings.build(("heuristic", "heuristic"), 0)))
-    assert f"between {40 + n * 10:,} and {40 + n * 40:,} games" in err
+    # Confirmation: the base and 5 finalists, 40 fresh deals each, at heuristic and distilled.
+    finals = 2 * 6 * 40
+    # Expected: n on 10 games, about n/2 on 20, n/4 on 40; the base on 40 (its largest round).
+    expected = n * 10 + n // 2 * 20 + n // 4 * 40 + 40 + finals
+    least, most = n * 10 + 10 + finals, n * (10 + 20 + 40) + 40 + finals
+    assert abs(int(err.split("about ")[1].split(" games")[0].replace(",", "")) - expected) <= 40
+    assert f"(at least {least:,}, at most {most:,};" in err
     assert code == 2 and "add --yes" in err
     assert not Path(db).exists()  # nothing was played
 
@@ -233,3 +250,51 @@ def test_screening_drops_changes_shown_to_move_away_from_even_or_overshoot() -> 
     assert _may_help(diff(-0.65, -0.4), needed)
     assert not _may_help(diff(0.01, 0.1), needed)  # shown to help the Rebel further
     assert not _may_help(diff(-0.9, -0.7), needed)  # shown to overshoot past even
+
+
+def test_the_report_names_the_other_players_of_the_same_deals(store: Store) -> None:
+    # The same seed, cards and rules played by random: the report sets its verdict beside the
+    # heuristic's, and a mirror of 10 deals is marked as too few games.
+    other = RunSettings.build(("random", "random"), 3)
+    run_balance(other, 10, store, workers=1, progress=False)
+    base = store.run(BASE.run_id)
+    summary = analyse(store, base)
+    (o,) = summary["other_players"]
+    assert (o["agent"], o["games"], o["enough_games"]) == ("random", 10, False)
+    summary["findings"] = text = findings(summary)
+    (line,) = [t for t in text if t.startswith("On the same deals, other players: random: ")]
+    assert "of 10 games, too few games" in line
+
+
+def test_a_candidate_with_no_effect_is_dropped_while_screening() -> None:
+    needed = -0.3  # the Rebel wins 80%: a change must lower the Rebel's rate
+    assert not _may_help(Diff(0.0, -0.1, 0.1, 1.0, True, 40), needed)  # no effect at all
+    assert not _may_help(Diff(0.04, -0.06, 0.14, 0.4, True, 40), needed)  # away from even
+    assert _may_help(Diff(-0.04, -0.14, 0.06, 0.4, True, 40), needed)  # toward, not shown
+    assert not _may_help(Diff(-0.9, -0.95, -0.85, 0.0, True, 40), needed)  # overshoots far
+
+
+def test_finalists_are_confirmed_on_fresh_deals_at_every_rung(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[str, int]] = []
+    run = runner(store, workers=1)
+
+    def counting(settings: RunSettings, games: int):  # type: ignore[no-untyped-def]
+        calls.append((settings.run_id, games))
+        return run(settings, games)
+
+    # Without its 15 Stunt Fighters the Rebel (80% at heuristic play) loses far more often.
+    big = [Change("Stunt Fighters", "count", 0, 15)]
+    monkeypatch.setattr("rebelspace.lab.studies.candidates", lambda base: big)
+    out = suggest(store, BASE, 10, 30, 1, counting, rungs=["random"])
+    assert out["rungs"] == ["heuristic", "random"]
+    (final,) = out["suggestions"] + out["flagged"] + out["not_shown_to_help"]
+    assert [r["agent"] for r in final["at_rungs"]] == ["heuristic", "random"]
+    fresh, at_random = confirm_settings(BASE), confirm_settings(BASE, "random")
+    assert fresh.seed != BASE.seed and at_random.agents == ("random", "random")
+    assert (fresh.run_id, 30) in calls and (at_random.run_id, 30) in calls
+    assert (BASE.run_id, 30) not in calls  # the screening's deals never confirm a finalist
+    assert final["flagged"] == (
+        final["moves_toward_even"] and any(r["moves_away_from_even"] for r in final["at_rungs"])
+    )

@@ -5,7 +5,7 @@ Every default is the project's ruling; a game never branches on anything but the
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .cards import SIDE_NAMES
@@ -19,18 +19,25 @@ class OptionsError(RebelSpaceError, ValueError):
     """A rules option has a bad name or value."""
 
 
+def _bounded(default: int, low: int, high: int) -> Any:
+    """An integer option's field, with the least and most it may be kept beside its default
+    (``RulesOptions.bounds``): outside them a variant is not a game of Rebel Space any more
+    (a starting hand of 500 empties the deck at setup) and is refused with a clear error."""
+    return field(default=default, metadata={"bounds": (low, high)})
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RulesOptions:
     """Rule variants. The defaults follow the rulings (R-numbers in brackets)."""
 
     tie: str = "both"  # R18: a tie destroys both groups; "attacker"/"defender" make that side win
-    hand_limit: int = 12  # R25
-    deploy_points: int = 3  # R23
-    starting_hand: int = 5  # R6
-    draw_min: int = 1  # R8
-    draw_max: int = 2  # R8, before "Draw 1 extra card per turn" bonuses
+    hand_limit: int = _bounded(12, 0, 30)  # R25
+    deploy_points: int = _bounded(3, 0, 12)  # R23
+    starting_hand: int = _bounded(5, 0, 12)  # R6
+    draw_min: int = _bounded(1, 1, 6)  # R8
+    draw_max: int = _bounded(2, 1, 6)  # R8, before "Draw 1 extra card per turn" bonuses
     target_inactive: bool = True  # R16: inactive units may be targeted
-    max_groups: int = 8  # R32 (ours): battle groups per side per attack phase
+    max_groups: int = _bounded(8, 1, 16)  # R32 (ours): battle groups per side per attack phase
     # R6: the Rebel takes the first turn. A designer's variant, so that the balance lab can
     # tell the first-move advantage apart from the side advantage.
     first_player: str = "rebel"
@@ -43,18 +50,12 @@ class RulesOptions:
                 f"rules option first_player must be one of {FIRST_PLAYERS}, "
                 f"got {self.first_player!r}"
             )
-        for name, low in (
-            ("hand_limit", 0),
-            ("deploy_points", 0),
-            ("starting_hand", 0),
-            ("draw_min", 1),
-            ("draw_max", 1),
-            ("max_groups", 1),
-        ):
+        for name, (low, high) in self.bounds().items():
             value = getattr(self, name)
-            if type(value) is not int or value < low:
+            if type(value) is not int or not low <= value <= high:
                 raise OptionsError(
-                    f"rules option {name} must be an integer >= {low}, got {value!r}"
+                    f"rules option {name} must be an integer >= {low} and at most {high}, "
+                    f"got {value!r}"
                 )
         if self.draw_min > self.draw_max:
             raise OptionsError(
@@ -64,6 +65,11 @@ class RulesOptions:
             raise OptionsError(
                 f"rules option target_inactive must be true or false, got {self.target_inactive!r}"
             )
+
+    @classmethod
+    def bounds(cls) -> dict[str, tuple[int, int]]:
+        """The integer options and the least and most each may be."""
+        return {f.name: f.metadata["bounds"] for f in fields(cls) if "bounds" in f.metadata}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

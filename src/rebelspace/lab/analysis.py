@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -10,7 +11,16 @@ from rebelspace.engine import SIDE_NAMES
 
 from .games import GameRow, unit_of
 from .settings import RunSettings
-from .stats import Rate, holm, mean_ci, proportion_diff, unit_paired_diff, unit_rate
+from .stats import (
+    MIN_DEALS,
+    Rate,
+    enough,
+    holm,
+    mean_ci,
+    proportion_diff,
+    unit_paired_diff,
+    unit_rate,
+)
 from .store import Run, Store
 
 
@@ -40,7 +50,8 @@ def _rate(
 
 
 def _mean(values: Sequence[float]) -> dict[str, Any]:
-    mean, low, high = mean_ci(values)
+    """A mean of counts (turns, kills, damage): never below 0."""
+    mean, low, high = mean_ci(values, (0.0, math.inf))
     return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
 
 
@@ -97,6 +108,11 @@ def ablation(
         "mode": m,
         "how": ABLATION_MODES[m],
         "per_copy": round(d.diff / copies, 4),
+        # The matched games the difference rests on (cards of one report may have different
+        # counts: an ablation stopped early, or extended for a few cards).
+        "games": sum(len(u) for u in matched),
+        "deals": len(matched),
+        "enough_games": enough(len(matched)),
     }
 
 
@@ -109,7 +125,15 @@ def side_of_cards(settings: RunSettings) -> dict[str, tuple[int, int]]:
     return out
 
 
-def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> dict[str, Any]:
+def analyse(
+    store: Store,
+    run: Run,
+    games: Sequence[GameRow] | None = None,
+    *,
+    ablation_mode: str | None = None,
+) -> dict[str, Any]:
+    """The report's numbers. ``ablation_mode``: which ablation runs the cards' impact comes
+    from (None: blanking where played, else removal)."""
     rows = list(games if games is not None else store.games(run.run_id))
     if not rows:
         raise ValueError(f"run {run.run_id} has no games yet")
@@ -159,8 +183,40 @@ def analyse(store: Store, run: Run, games: Sequence[GameRow] | None = None) -> d
     }
     out["endings"] = dict(Counter(r.ending for r in rows).most_common())
     out["deck_sizes"] = _deck_curve(rows)
-    out["cards"] = _cards(store, run, rows)
+    out["cards"] = _cards(store, run, rows, ablation_mode)
+    out["other_players"] = other_players(store, run)
     return out
+
+
+def other_players(store: Store, run: Run) -> list[dict[str, Any]]:
+    """The same deals played by other agents in mirror runs (the ladder's rungs, or
+    ``balance --agents X`` with this run's seed, cards and rules): the verdict of each player,
+    so the report can say whether it holds across play strength."""
+    mine = run.settings
+    if mine.twinned:
+        return []
+    out = []
+    for other in store.runs():
+        s = other.settings
+        if (
+            other.kind != "balance"
+            or s.twinned
+            or other.run_id == run.run_id
+            or (s.seed, s.card_data, s.options) != (mine.seed, mine.card_data, mine.options)
+            or not s.played_by_this_code()
+        ):
+            continue
+        rate = winners_rate(s, store.winners(other.run_id))
+        if rate.games:
+            out.append(
+                {
+                    "agent": s.agents[0],
+                    "run_id": other.run_id,
+                    "enough_games": enough(rate.units),
+                    **rate.to_dict(),
+                }
+            )
+    return sorted(out, key=lambda r: r["agent"])
 
 
 def _decomposition(store: Store, run: Run, rebel: Rate) -> dict[str, Any] | None:
@@ -211,7 +267,9 @@ def _deck_curve(rows: Sequence[GameRow]) -> list[dict[str, Any]]:
     return curve
 
 
-def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, Any]]:
+def _cards(
+    store: Store, run: Run, rows: Sequence[GameRow], mode: str | None = None
+) -> list[dict[str, Any]]:
     n = len(rows)
     settings = run.settings
     out = []
@@ -235,7 +293,7 @@ def _cards(store: Store, run: Run, rows: Sequence[GameRow]) -> list[dict[str, An
                 ),
                 "kills_per_game": _mean([float(r.kills.get(name, 0)) for r in rows]),
                 "damage_per_game": _mean([float(r.damage.get(name, 0)) for r in rows]),
-                "ablation": ablation(store, run, name, side) if copies else None,
+                "ablation": ablation(store, run, name, side, mode) if copies else None,
                 **rarity(name, len(played), n),
             }
         )
@@ -254,10 +312,19 @@ def rarity(name: str, played_in: int, n: int) -> dict[str, Any]:
     return {"rarely_played": rare, "rarity_note": note}
 
 
+def ranked(card: dict[str, Any]) -> bool:
+    """Whether a card's ablation is ranked and tested: ablated, played often enough to say
+    something of the card, and on enough deals."""
+    a = card["ablation"]
+    return bool(a) and not card["rarely_played"] and a["enough_games"]
+
+
 def _correct(cards: list[dict[str, Any]]) -> None:
-    """Holm's correction across the cards ranked (ablated and not rarely played): a card is
-    "significant" only if it stays so once every card tested is accounted for."""
-    tested = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    """Holm's correction across the cards ranked (one family per report: every card of the
+    run ablated on enough deals and not rarely played): a card is "significant" only if it
+    stays so once every card tested is accounted for. ``rebelspace ablate`` prints these same
+    verdicts, so they never depend on how many cards one command ablated."""
+    tested = [c for c in cards if ranked(c)]
     adjusted = holm([c["ablation"]["p_value"] for c in tested])
     for c, p in zip(tested, adjusted, strict=True):
         a = c["ablation"]
@@ -267,6 +334,12 @@ def _correct(cards: list[dict[str, Any]]) -> None:
         a["significant_uncorrected"] = a["significant"]
         a["significant"] = p < 0.05
     for c in cards:
-        if c["ablation"] and c["rarely_played"]:
-            c["ablation"]["significant"] = False  # not tested: nothing to say about the card
-            c["ablation"]["tests"] = 0
+        a = c["ablation"]
+        if a and not ranked(c):
+            a["significant"] = False  # not tested: nothing to say about the card
+            a["tests"] = 0
+            a["not_ranked"] = (
+                c["rarity_note"]
+                if c["rarely_played"]
+                else f"too few games: {a['deals']} deals, {MIN_DEALS} or more are needed"
+            )

@@ -13,10 +13,10 @@ import argparse
 import functools
 import json
 import os
+import re
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from rebelspace.engine import RebelSpaceError
 from rebelspace.extras import require
 
 from .runner import RunInterrupted
+from .settings import BULK_AGENT
 from .store import DEFAULT_DB, Store
 
 Handler = Callable[[argparse.Namespace], int]
@@ -80,7 +81,12 @@ def _db_arg(p: argparse.ArgumentParser) -> None:
 def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     """What defines a run: agents, seed, card changes, rules; and where it runs."""
     p.add_argument("--games", type=positive_int, default=games, help=f"games (default {games})")
-    p.add_argument("--agents", default="heuristic", help="agent (default heuristic)")
+    p.add_argument(
+        "--agents",
+        default=BULK_AGENT,
+        help=f"agent (default {BULK_AGENT}, the strongest that plays thousands of games an "
+        "hour; --agents heuristic for the quick rule-based player)",
+    )
     p.add_argument("--vs", help="a second agent: each plays each side in half the games")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument(
@@ -163,8 +169,8 @@ def add_balance(sub: Any) -> None:
         const="default",
         metavar="AGENTS",
         help="play the same deals with a ladder of agents, weakest first (default "
-        "random,heuristic,ismcts:easy,ismcts:100) and say whether the verdict holds as play "
-        "gets stronger; --games caps the games of each rung, --budget the time",
+        "random,heuristic,distilled,ismcts:easy,ismcts:100) and say whether the verdict holds "
+        "as play gets stronger; --games caps the games of each rung, --budget the time",
     )
     p.add_argument(
         "--budget",
@@ -206,8 +212,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
 def _ladder(args: argparse.Namespace) -> int:
     from . import plots
-    from .ladder import DEFAULT_RUNGS, measure, plan, run_ladder
+    from .ladder import DEFAULT_RUNGS, cost_seconds, measure, plan, run_ladder
     from .settings import RunSettings
+    from .stats import MIN_DEALS
     from .studies import runner
 
     rungs = DEFAULT_RUNGS if args.ladder == "default" else tuple(args.ladder.split(","))
@@ -226,10 +233,15 @@ def _ladder(args: argparse.Namespace) -> int:
         for p in plans:
             print(
                 f"ladder: {p.rung}: {p.games} games ({p.seconds_per_game:.2f} s a game on one "
-                f"core)" + (f", {p.rating_games} against the next rung" if p.rating_games else ""),
+                f"core)" + (f", {p.rating_games} against the next rung" if p.rating_games else "")
+                + ("" if p.enough else f"; fewer than {MIN_DEALS} deals: too few games to judge"),
                 file=sys.stderr,
-            )
-        print(f"ladder: within about {args.budget} min on {workers} workers", file=sys.stderr)
+            )  # fmt: skip
+        print(
+            f"ladder: about {_duration(cost_seconds(plans, workers))} on {workers} workers "
+            f"(budget {args.budget} min; games already in {args.db} are not played again)",
+            file=sys.stderr,
+        )
         with Store(args.db) as store:
             out = run_ladder(store, plans, args.seed, runner(store, **_exec(args)), args.label)
     except RebelSpaceError as e:
@@ -323,9 +335,8 @@ def add_ablate(sub: Any) -> None:
 
 @_lab_command("ablate")
 def cmd_ablate(args: argparse.Namespace) -> int:
-    from .analysis import ABLATION_MODES, rarity, side_of_cards
+    from .analysis import ABLATION_MODES, analyse, side_of_cards
     from .report import significance
-    from .stats import holm
     from .studies import ablate, runner
 
     try:
@@ -336,37 +347,36 @@ def cmd_ablate(args: argparse.Namespace) -> int:
             ]
             games = args.games or base.games
             items = _bar(iter(cards), len(cards)) if len(cards) > 1 else iter(cards)
-            out: list[dict[str, Any]] = []
             mode = "remove" if args.remove else "blank"
             for name in items:
-                out += ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
-            played_in = Counter(n for g in store.games(base.run_id, limit=games) for n in g.plays)
-            for r in out:
-                r.update(rarity(r["card"], played_in[r["card"]], games))
+                ablate(store, base, [name], games, runner(store, **_exec(args)), mode)
+            # The verdicts of the report: one Holm family, every card ablated for this base
+            # (not only those of this command), rarity over the base run's games.
+            summary = analyse(store, store.run(base.run_id), ablation_mode=mode)
     except RebelSpaceError as e:
         return fail("ablate", e)
-    tested = [r for r in out if not r["rarely_played"]]
-    for r, p in zip(tested, holm([r["p_value"] for r in tested]), strict=True):
-        r["p_uncorrected"], r["p_holm"], r["tests"] = r["p_value"], round(p, 4), len(tested)
-        r["significant_uncorrected"], r["significant"] = r["significant"], p < 0.05
-    for r in out:
-        if r["rarely_played"]:
-            r["significant"], r["tests"] = False, 0
+    asked = set(cards)
+    out = [
+        {"card": c["name"], "side": c["side"], "copies": c["copies"], **c["ablation"],
+         "rarely_played": c["rarely_played"], "rarity_note": c["rarity_note"]}
+        for c in summary["cards"]
+        if c["name"] in asked and c["ablation"]
+    ]  # fmt: skip
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
+    agents = " vs ".join(dict.fromkeys(base.settings.agents))
     print(
-        f"Each card {ABLATION_MODES[mode]}, on {games} games of run {base.run_id} ({base.label}):"
+        f"Each card {ABLATION_MODES[mode]}, {agents} playing, on the deals of run "
+        f"{base.run_id} ({base.label}); games per card below:"
     )
-    for r in sorted(out, key=lambda r: (r["rarely_played"], -r["diff"])):
-        mark = f"; {significance(r)}"
-        if r["rarely_played"]:
-            mark = f"; not ranked: {r['rarity_note']}"
+    for r in sorted(out, key=lambda r: (r["tests"] == 0, -r["diff"])):
         print(
             f"{r['card']:<22} {r['side']:<8} its {r['copies']} "
             f"{'copy is' if r['copies'] == 1 else 'copies are'} worth "
             f"{100 * r['diff']:+.1f} points to its side (95% CI {100 * r['ci95'][0]:+.1f} to "
-            f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy{mark}"
+            f"{100 * r['ci95'][1]:+.1f}), {100 * r['per_copy']:+.1f} a copy, on "
+            f"{r['games']:,} games; {significance(r)}"
         )
     return EXIT_OK
 
@@ -395,7 +405,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     try:
         with Store(_existing(args.db)) as store:
-            out = compare(store, store.run(args.a, kind=None), store.run(args.b, kind=None))
+            a, b = store.run(args.a, kind=None), store.run(args.b, kind=None)
+            if a.run_id == b.run_id:
+                raise RebelSpaceError(
+                    f"A and B are the same run ({a.run_id}, {a.label}): compare two different runs"
+                )
+            out = compare(store, a, b)
     except RebelSpaceError as e:
         return fail("compare", e)
     if args.json:
@@ -434,6 +449,9 @@ def add_sweep(sub: Any) -> None:
     p.add_argument("--range", required=True, dest="values", help="low..high, e.g. 6..12")
     p.add_argument("--out", help="folder for sweep.svg and sweep.json")
     _run_args(p, 400)
+    # argparse takes "-3..-1" for an unknown option (it only knows "-3" as a number); read it
+    # as the range's value, so that parse_range can say in one line what is wrong with it.
+    p._negative_number_matcher = re.compile(r"^-\d+(\.\.-?\d+)?$")  # noqa: SLF001
     p.set_defaults(handler=cmd_sweep)
 
 
@@ -456,12 +474,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "sweep.json").write_text(json.dumps(out, indent=2) + "\n")
         (folder / "sweep.svg").write_text(
-            plots.sweep(args.card, args.field, out["points"], out["printed"], out["label"])
+            plots.sweep(
+                args.card,
+                args.field,
+                out["points"],
+                out["printed"],
+                f"{out['label']}; {args.games} games a value",
+            )
         )
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
-    print(f"{args.card} {args.field} (printed {out['printed']}), {args.games} games each:")
+    print(
+        f"{args.card} {args.field} (printed {out['printed']}), {args.games} games each, "
+        f"{out['label']}:"
+    )
     for p in out["points"]:
         print(
             f"  {p['value']:>3}: Rebel {100 * p['rebel_win_rate']:5.1f}% (95% CI "
@@ -480,35 +507,48 @@ def add_suggest(sub: Any) -> None:
         "suggest",
         help="search one-card changes that bring the win rate toward 50%%",
         description="Try every change of one card number by one (a rating or cost up or "
-        "down, or a count up or down) on the base run's deals, sequentially: each candidate "
-        "plays --games games, candidates shown not to move the Rebel win rate toward 50% "
-        "are dropped and the rest play twice as many, up to --confirm. The --top closest to "
-        "an even game are played on --confirm games and proposed only if shown to move the "
-        "balance toward 50%, with their change against the base and its 95% interval. The "
-        "cost is stated first and asked for, unless --yes.",
+        "down, or a count up or down) on the base run's deals, at strong play unless --agents "
+        "says otherwise, sequentially: each candidate plays --games games; candidates shown "
+        "not to move the Rebel win rate toward 50%, or with no effect toward it, are dropped "
+        "and the rest play twice as many, up to --confirm. The --top closest to an even game "
+        "are confirmed on --confirm fresh deals at the run's agent and at each of --rungs, "
+        "and proposed only if shown to move the balance toward 50% without moving it away "
+        "from 50% at another rung (such changes are flagged). The cost is stated first and "
+        "asked for, unless --yes.",
     )
     _run_args(p, 100)
     p.add_argument(
         "--confirm", type=positive_int, default=1000, help="games for the finalists (default 1000)"
     )
     p.add_argument("--top", type=positive_int, default=5, help="finalists (default 5)")
+    p.add_argument(
+        "--rungs",
+        default=f"heuristic,{BULK_AGENT}",
+        metavar="AGENTS",
+        help=f"players each finalist is confirmed with too (default heuristic,{BULK_AGENT})",
+    )
     p.add_argument("--yes", action="store_true", help="start without asking about the cost")
     p.set_defaults(handler=cmd_suggest)
 
 
 @_lab_command("suggest")
 def cmd_suggest(args: argparse.Namespace) -> int:
+    from .settings import RunSettings
     from .studies import runner, suggest, suggest_cost
 
     try:
         base = _settings(args)
-        cost = suggest_cost(base, args.games, args.confirm)
+        rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
+        for rung in rungs:
+            RunSettings.build((rung, rung), args.seed)  # an unknown agent fails here
+        players = len(dict.fromkeys([base.agents[0], *rungs]))
+        cost = suggest_cost(base, args.games, args.confirm, args.top, players)
         seconds = _seconds_per_game(base) / (args.workers or os.cpu_count() or 1)
         print(
-            f"suggest: {cost['candidates']} one-step changes of {base.label()}; between "
-            f"{cost['least']:,} and {cost['most']:,} games (games already in {args.db} are "
-            f"not played again), about {_duration(cost['least'] * seconds)} to "
-            f"{_duration(cost['most'] * seconds)} here.",
+            f"suggest: {cost['candidates']} one-step changes of {base.label()}; about "
+            f"{cost['expected']:,} games (at least {cost['least']:,}, at most {cost['most']:,}; "
+            f"games already in {args.db} are not played again), about "
+            f"{_duration(cost['expected'] * seconds)} here at {base.agents[0]}'s speed.",
             file=sys.stderr,
         )
         if not args.yes:
@@ -525,6 +565,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                 args.confirm,
                 args.top,
                 runner(store, **_exec(args)),
+                rungs=rungs,
                 progress=_bar,
             )
     except RebelSpaceError as e:
@@ -532,25 +573,41 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return EXIT_OK
+    _print_suggestions(out, base.agents[0])
+    return EXIT_OK
+
+
+def _print_suggestions(out: dict[str, Any], agent: str) -> None:
     b = out["base"]
     rounds = ", ".join(f"{r['candidates']} on {r['games']} games" for r in out["rounds"])
     print(
         f"Base {b['run_id']} ({b['label']}): Rebel {100 * b['rebel_win_rate']:.1f}% (95% CI "
-        f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}%). Screened: {rounds}."
+        f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}%). Screened: {rounds}. Finalists "
+        f"confirmed on {out['confirm_games']} fresh deals with {', '.join(out['rungs'])}."
     )
     if not out["suggestions"]:
-        print(
-            f"No change was shown to move the balance toward 50% on {out['confirm_games']} games."
-        )
-    for s in out["suggestions"]:
-        d = s["against_base"]
-        print(
-            f"  {s['change']:<42} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
-            f"{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}%), {100 * d['diff']:+.1f} "
-            f"points against the base ({100 * d['ci95'][0]:+.1f} to {100 * d['ci95'][1]:+.1f})"
-            f'   --set "{s["set"]}"'
-        )
-    return EXIT_OK
+        print("No change was shown to move the balance toward 50% at every rung checked.")
+    for title, group in (("Suggested", out["suggestions"]), ("Flagged: helps at "
+                         f"{agent}, moves another rung away from 50%", out["flagged"]),
+                         ("Not shown to help", out["not_shown_to_help"])):  # fmt: skip
+        if group:
+            print(f"{title}:")
+        for s in group:
+            d = s["against_base"]
+            print(
+                f"  {s['change']:<42} Rebel {100 * s['rebel_win_rate']:5.1f}% (95% CI "
+                f"{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}%), {100 * d['diff']:+.1f} "
+                f"points against the base ({100 * d['ci95'][0]:+.1f} to "
+                f'{100 * d["ci95"][1]:+.1f})   --set "{s["set"]}"'
+            )
+            for r in s["at_rungs"]:
+                rd = r["against_base"]
+                print(
+                    f"      at {r['agent']}: Rebel {100 * r['base_rebel_win_rate']:.1f}% -> "
+                    f"{100 * r['rebel_win_rate']:.1f}%, {100 * rd['diff']:+.1f} points "
+                    f"({100 * rd['ci95'][0]:+.1f} to {100 * rd['ci95'][1]:+.1f})"
+                    + ("; away from 50%" if r["moves_away_from_even"] else "")
+                )
 
 
 def _seconds_per_game(settings: Any) -> float:

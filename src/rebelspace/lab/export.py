@@ -121,7 +121,8 @@ CARD_COLUMNS = [
     "win_rate_when_played", "when_played_low", "when_played_high",
     "win_rate_when_not_played", "when_not_played_low", "when_not_played_high",
     "kills_per_game", "damage_per_game",
-    "ablation_mode", "ablation_diff", "ablation_low", "ablation_high", "ablation_p",
+    "ablation_mode", "ablation_games", "ablation_deals", "ablation_diff", "ablation_low",
+    "ablation_high", "ablation_p",
     "ablation_p_holm", "ablation_significant_after_holm",
 ]  # fmt: skip
 
@@ -132,10 +133,12 @@ def _card_row(c: dict[str, Any]) -> list[Any]:
 
     a = c["ablation"]
     ablation = (
-        ["", "", "", "", "", "", ""]
+        ["", "", "", "", "", "", "", "", ""]
         if a is None
         else [
             a["mode"],
+            a["games"],
+            a["deals"],
             a["diff"],
             *a["ci95"],
             a.get("p_uncorrected", a["p_value"]),

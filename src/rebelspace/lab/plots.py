@@ -59,23 +59,23 @@ def histogram(title: str, counts: dict[int, int], xlabel: str) -> str:
     return svg(fig)
 
 
-def endings(counts: dict[str, int]) -> str:
-    fig, ax = plt.subplots(figsize=(6, 0.6 + 0.5 * len(counts)))
+def endings(counts: dict[str, int], games: str = "") -> str:
+    fig, ax = plt.subplots(figsize=(6, 0.9 + 0.5 * len(counts)))
     ax.barh(list(counts), list(counts.values()), color="#7f8c8d")
     ax.invert_yaxis()
     ax.set_xlabel("games")
-    ax.set_title("How games end")
+    ax.set_title("How games end" + (f" ({games})" if games else ""))
     return svg(fig)
 
 
-def deck_curve(curve: Sequence[dict[str, Any]]) -> str:
+def deck_curve(curve: Sequence[dict[str, Any]], games: str = "") -> str:
     fig, ax = plt.subplots(figsize=(6, 3.2))
     turns = [c["turn"] for c in curve]
     for side in SIDE_NAMES:
         ax.plot(turns, [c[side] for c in curve], label=side.title(), color=SIDE_COLOURS[side])
     ax.set_xlabel("turn")
     ax.set_ylabel("cards in deck (mean)")
-    ax.set_title("Deck size over turns (games still running)")
+    ax.set_title("Deck size over turns (games still running)" + (f"\n{games}" if games else ""))
     ax.legend()
     return svg(fig)
 
@@ -89,28 +89,55 @@ def card_intervals(
     xlabel: str,
     *,
     zero: float | None = 0.0,
+    significant: Sequence[bool] | None = None,
 ) -> str:
-    """One horizontal dot per card with its 95% interval."""
-    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.28 * len(names)))
-    ys = range(len(names))
+    """One horizontal dot per card with its 95% interval, a legend of the sides, and (with
+    ``significant``) filled dots for the cards shown to matter, hollow ones for the rest."""
+    from matplotlib.lines import Line2D
+
+    fig, ax = plt.subplots(figsize=(7, 1.4 + 0.28 * len(names)))
+    ys = list(range(len(names)))
     errs = [
         [v - c[0] for v, c in zip(values, cis, strict=True)],
         [c[1] - v for v, c in zip(values, cis, strict=True)],
     ]
     ax.errorbar(values, ys, xerr=errs, fmt="none", ecolor="#999999", capsize=3)
-    ax.scatter(values, ys, c=colours, zorder=3)
-    ax.set_yticks(list(ys), names, fontsize=8)
+    marks = list(significant) if significant is not None else [True] * len(names)
+    filled = [i for i, m in enumerate(marks) if m]
+    hollow = [i for i, m in enumerate(marks) if not m]
+    ax.scatter([values[i] for i in filled], filled, c=[colours[i] for i in filled], zorder=3, s=30)
+    ax.scatter(
+        [values[i] for i in hollow],
+        hollow,
+        facecolors="white",
+        edgecolors=[colours[i] for i in hollow],
+        zorder=3,
+        s=30,
+    )
+    ax.set_yticks(ys, names, fontsize=8)
     ax.invert_yaxis()
     if zero is not None:
         ax.axvline(zero, color="grey", linestyle="--", linewidth=1)
+    handles = [
+        Line2D([], [], marker="o", linestyle="", color=SIDE_COLOURS[side], label=side.title())
+        for side in SIDE_NAMES
+        if SIDE_COLOURS[side] in colours
+    ]
+    if significant is not None:
+        handles += [
+            Line2D([], [], marker="o", linestyle="", color="#555555", label="significant (Holm)"),
+            Line2D([], [], marker="o", linestyle="", markerfacecolor="white",
+                   color="#555555", label="not significant"),
+        ]  # fmt: skip
+    ax.legend(handles=handles, fontsize=7, loc="best")
     ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set_title(title, fontsize=9)
     return svg(fig)
 
 
-def played_vs_not(rows: Sequence[dict[str, Any]]) -> str:
+def played_vs_not(rows: Sequence[dict[str, Any]], games: str = "") -> str:
     """The owner's win rate in games where the card was played and where it was not."""
-    fig, ax = plt.subplots(figsize=(7, 0.8 + 0.28 * len(rows)))
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.28 * len(rows)))
     for k, (key, colour, shift) in enumerate(
         (("win_rate_when_played", "#27ae60", -0.15), ("win_rate_when_not_played", "#8e44ad", 0.15))
     ):
@@ -130,7 +157,10 @@ def played_vs_not(rows: Sequence[dict[str, Any]]) -> str:
     ax.axvline(0.5, color="grey", linestyle="--", linewidth=1)
     ax.set_xlim(0, 1)
     ax.set_xlabel("the card's side's win rate (95% interval)")
-    ax.set_title("Win rate when played vs not (biased: see the text)")
+    ax.set_title(
+        "Win rate when played vs not (biased: see the text)" + (f"\n{games}" if games else ""),
+        fontsize=9,
+    )
     ax.legend(fontsize=8)
     return svg(fig)
 
@@ -172,11 +202,25 @@ def ladder(points: Sequence[dict[str, Any]]) -> str:
     ):
         ys = [p[key]["value"] for p in points]
         errs = list(zip(*(_err(p[key]["value"], p[key]["ci95"]) for p in points), strict=True))
-        ax.errorbar(xs, ys, yerr=errs, fmt="o-", capsize=5, color=colour)
+        ax.errorbar(xs, ys, yerr=errs, fmt="-", capsize=5, color=colour)
+        enough = [p.get("enough_games", True) for p in points]
+        ax.scatter(
+            [x for x, e in zip(xs, enough, strict=True) if e],
+            [y for y, e in zip(ys, enough, strict=True) if e],
+            color=colour,
+            zorder=3,
+            label="enough games",
+        )
+        ax.scatter([x for x, e in zip(xs, enough, strict=True) if not e],
+                   [y for y, e in zip(ys, enough, strict=True) if not e], facecolors="white",
+                   edgecolors=colour, zorder=3, label="too few games (not judged)")  # fmt: skip
         ax.axhline(line, color="grey", linestyle="--", linewidth=1)
         ax.set_ylabel(f"{ylabel}\n(95% interval)")
         for x, y, p in zip(xs, ys, points, strict=True):
-            ax.annotate(p["rung"], (x, y), textcoords="offset points", xytext=(6, 6), fontsize=8)
+            ax.annotate(f"{p['rung']} ({p['games']} games)", (x, y),
+                        textcoords="offset points", xytext=(6, 6), fontsize=8)  # fmt: skip
+    top.set_ylim(0, 1)
+    top.legend(fontsize=7, loc="best")
     top.set_title("The balance across play strength (mirror games on the same deals)")
     bottom.set_xlabel("arena rating of the rung (Bradley-Terry, Elo scale)")
     return svg(fig)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from . import plots
-from .analysis import analyse
+from .analysis import analyse, ranked
 from .store import Run, Store
 
 
@@ -28,7 +28,7 @@ def significance(a: dict[str, Any]) -> str:
     """Whether an ablation is significant, in plain words, with the correction applied."""
     tests = a.get("tests", 1)
     if tests == 0:
-        return "not tested: the computer rarely plays the card"
+        return "not ranked: " + str(a.get("not_ranked", "the computer rarely plays the card"))
     if tests == 1:
         return "significant at 5%" if a["significant"] else "not significant at 5%"
     if a["significant"]:
@@ -53,7 +53,12 @@ def findings(summary: dict[str, Any]) -> list[str]:
     out = []
     run = summary["run"]
     rebel = summary["sides"]["rebel"]
-    who = " vs ".join(dict.fromkeys(run["agents"]))
+    agents = list(dict.fromkeys(run["agents"]))
+    who = (
+        f"Played by {agents[0]} on both sides"
+        if len(agents) == 1
+        else f"Played by {agents[0]} and {agents[1]}, each on each side of every deal"
+    )
     low, high = rebel["ci95"]
     if low > 0.5 or high < 0.5:
         side, rate, ci = (
@@ -65,17 +70,22 @@ def findings(summary: dict[str, Any]) -> list[str]:
                 summary["sides"]["imperial"]["ci95"],
             )
         )
+        # The agent first: a verdict belongs to the player who produced it (the heuristic
+        # favours the Rebel where strong play favours the Imperial).
         out.append(
-            f"The game favours the {side}: it wins {pct(rate)} of {run['games']} games between "
-            f"{who} players (95% interval {interval(ci)}), "
+            f"{who}, the game favours the {side}: it wins {pct(rate)} "
+            f"of {run['games']} games (95% interval {interval(ci)}), "
             f"{100 * (rate - 0.5):.1f} points above an even game."
         )
     else:
         out.append(
-            f"No side is shown to be favoured: the Rebel wins {pct(rebel['rate'])} of "
-            f"{run['games']} games between {who} players, and the 95% interval "
+            f"{who}, no side is shown to be favoured: the Rebel wins "
+            f"{pct(rebel['rate'])} of {run['games']} games, and the 95% interval "
             f"({interval(rebel['ci95'])}) includes 50%."
         )
+    others = summary.get("other_players", [])
+    if others:
+        out.append(_across_players(run["agents"][0], rebel, others))
     fp = summary["first_player"]
     dec = fp["decomposition"]
     if dec:
@@ -99,13 +109,14 @@ def findings(summary: dict[str, Any]) -> list[str]:
         f"end by {top_end}."
     )
     cards = summary["cards"]
-    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    ablated = [c for c in cards if ranked(c)]
     if ablated:
         ablated.sort(key=lambda c: -abs(c["ablation"]["diff"]))
         parts = [
             f"{c['name']} ({c['side'].title()}, {points(c['ablation']['diff'])} to its side, "
             f"95% interval {points(c['ablation']['ci95'][0])} to "
-            f"{points(c['ablation']['ci95'][1])}; {significance(c['ablation'])})"
+            f"{points(c['ablation']['ci95'][1])}, on {c['ablation']['games']:,} games; "
+            f"{significance(c['ablation'])})"
             for c in ablated[:3]
         ]
         modes = {c["ablation"]["how"] for c in ablated}
@@ -115,13 +126,26 @@ def findings(summary: dict[str, Any]) -> list[str]:
             f"{how}: "
             f"{'; '.join(parts)}."
         )
-        strongest = sorted(ablated, key=lambda c: -c["ablation"]["per_copy"])[:3]
+        # Only cards shown to matter are ranked copy for copy: a per-copy figure of a card not
+        # shown to differ from no effect ranks noise.
+        shown = [c for c in ablated if c["ablation"]["significant"]]
+        strongest = sorted(shown, key=lambda c: -c["ablation"]["per_copy"])[:3]
         per_copy = "; ".join(
             f"{c['name']} ({c['side'].title()}, {points(c['ablation']['per_copy'])} a copy, "
             f"{c['copies']} {'copy' if c['copies'] == 1 else 'copies'})"
             for c in strongest
         )
-        out.append(f"Copy for copy, the strongest cards are {per_copy}.")
+        if strongest:
+            out.append(f"Copy for copy, the strongest of the significant cards are {per_copy}.")
+        else:
+            out.append("No card's impact is significant yet, so none is ranked copy for copy.")
+        few = [c for c in cards if c["ablation"] and not c["rarely_played"] and not ranked(c)]
+        if few:
+            out.append(
+                "Ablated on too few games to rank (deals): "
+                + ", ".join(f"{c['name']} ({c['ablation']['deals']})" for c in few)
+                + "."
+            )
     else:
         out.append(
             "Per-card impact needs ablation runs: `rebelspace ablate --all` replays these games "
@@ -139,6 +163,31 @@ def findings(summary: dict[str, Any]) -> list[str]:
     return out
 
 
+def _word(rate: dict[str, Any]) -> str:
+    low, high = rate["ci95"]
+    return "the Rebel" if low > 0.5 else "the Imperial" if high < 0.5 else "neither side"
+
+
+def _across_players(agent: str, rebel: dict[str, Any], others: list[dict[str, Any]]) -> str:
+    """The same deals by other players, and whether their verdicts agree with this one."""
+    shown = []
+    for o in others:
+        rate = f"Rebel {pct(o['rate'])} ({interval(o['ci95'])}) of {o['games']:,} games"
+        shown.append(f"{o['agent']}: {rate}" + ("" if o["enough_games"] else ", too few games"))
+    judged = {agent: _word(rebel)} | {o["agent"]: _word(o) for o in others if o["enough_games"]}
+    favoured = {w for w in judged.values() if w != "neither side"}
+    if len(favoured) > 1:
+        said = (
+            "The players disagree: "
+            + "; ".join(f"{a} favours {w}" for a, w in judged.items())
+            + ". A verdict holds for the player who produced it; strong play's is the one a "
+            "designer should act on (`balance --ladder` places the players by strength)."
+        )
+    else:
+        said = "Their verdicts agree with this one, within their intervals."
+    return "On the same deals, other players: " + "; ".join(shown) + ". " + said
+
+
 def _rows_html(cards: list[dict[str, Any]]) -> str:
     def rate(r: dict[str, Any] | None) -> str:
         return "" if r is None else f"{pct(r['rate'])} ({interval(r['ci95'])})"
@@ -153,7 +202,8 @@ def _rows_html(cards: list[dict[str, Any]]) -> str:
             ""
             if a is None
             else f"{points(a['diff'])} ({points(a['ci95'][0])} to {points(a['ci95'][1])}; "
-            f"{points(a['per_copy'])} a copy; by {a['mode']}; {significance(a)})"
+            f"{points(a['per_copy'])} a copy; by {a['mode']} on {a['games']:,} games; "
+            f"{significance(a)})"
         )
         if c["rarely_played"]:
             abl = f"rarely played: {c['rarity_note']}. " + abl
@@ -180,87 +230,92 @@ def _rows_html(cards: list[dict[str, Any]]) -> str:
 
 def _figures(summary: dict[str, Any]) -> list[tuple[str, str]]:
     sides = summary["sides"]
+    run = summary["run"]
+    who = " vs ".join(dict.fromkeys(run["agents"]))
+    games = f"{who}, {run['games']:,} games"
     figs = [
         (
             "Win rate per side",
             plots.rates(
-                f"Win rate per side\n{summary['run']['label']}",
+                f"Win rate per side ({games})\n{run['label']}",
                 ["Rebel", "Imperial"],
                 [sides["rebel"], sides["imperial"]],
                 [plots.REBEL_COLOUR, plots.IMPERIAL_COLOUR],
             ),
         ),
-        ("First-player advantage", _first_player_figure(summary["first_player"])),
+    ]
+    if summary["first_player"]["decomposition"]:  # one side always first: nothing to split
+        figs.append(
+            ("First-player advantage", _first_player_figure(summary["first_player"], games))
+        )
+    figs += [
         (
             "Length of games",
-            plots.histogram("Length of games", summary["length"]["histogram"], "turns"),
+            plots.histogram(f"Length of games ({games})", run_histogram(summary), "turns"),
         ),
-        ("How games end", plots.endings(summary["endings"])),
-        ("Deck size over turns", plots.deck_curve(summary["deck_sizes"])),
+        ("How games end", plots.endings(summary["endings"], games)),
+        ("Deck size over turns", plots.deck_curve(summary["deck_sizes"], games)),
     ]
     cards = summary["cards"]
-    colours = [plots.SIDE_COLOURS[c["side"]] for c in cards]
-    names = [c["name"] for c in cards]
-    ablated = [c for c in cards if c["ablation"] and not c["rarely_played"]]
+    shown = [c for c in cards if not c["rarely_played"] and c["copies"]]
+    ablated = [c for c in cards if ranked(c)]
     if ablated:
         ablated.sort(key=lambda c: c["ablation"]["diff"], reverse=True)
+        counts = sorted({c["ablation"]["games"] for c in ablated})
+        on = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
         figs.append(
             (
                 "Per-card impact (ablation)",
                 plots.card_intervals(
-                    "Win rate the card adds to its side (ablation on the same deals; "
-                    "rarely played cards left out)",
-                    [c["name"] for c in ablated],
+                    f"Win rate the card adds to its side ({who}; ablation on the same deals, "
+                    f"{on} games a card)\nfilled: significant after Holm's correction; rarely "
+                    "played cards and cards on too few games left out",
+                    [f"{c['name']} ({c['ablation']['games']:,})" for c in ablated],
                     [c["ablation"]["diff"] for c in ablated],
                     [c["ablation"]["ci95"] for c in ablated],
                     [plots.SIDE_COLOURS[c["side"]] for c in ablated],
-                    "change in win rate",
+                    "change in win rate (95% interval)",
+                    significant=[c["ablation"]["significant"] for c in ablated],
                 ),
             )
         )
-    figs.append(("Win rate when played vs not", plots.played_vs_not(cards)))
-    figs.append(
-        (
-            "Damage per card",
-            plots.card_intervals(
-                "Damage got through per game",
-                names,
-                [c["damage_per_game"]["mean"] for c in cards],
-                [c["damage_per_game"]["ci95"] for c in cards],
-                colours,
-                "cards of damage per game",
-                zero=None,
-            ),
+    figs.append(("Win rate when played vs not", plots.played_vs_not(shown, games)))
+    colours = [plots.SIDE_COLOURS[c["side"]] for c in shown]
+    names = [f"{c['name']} (x{c['copies']})" for c in shown]
+    for title, key, label in (
+        ("Damage per copy", "damage_per_game", "damage got through per game, per copy"),
+        ("Kills per copy", "kills_per_game", "enemy units destroyed per game, per copy"),
+    ):
+        figs.append(
+            (
+                title,
+                plots.card_intervals(
+                    f"{label[0].upper()}{label[1:]} ({games}; 95% intervals; rarely played "
+                    "cards left out)",
+                    names,
+                    [c[key]["mean"] / c["copies"] for c in shown],
+                    [[x / c["copies"] for x in c[key]["ci95"]] for c in shown],
+                    colours,
+                    label,
+                    zero=None,
+                ),
+            )
         )
-    )
-    figs.append(
-        (
-            "Kills per card",
-            plots.card_intervals(
-                "Enemy units destroyed per game",
-                names,
-                [c["kills_per_game"]["mean"] for c in cards],
-                [c["kills_per_game"]["ci95"] for c in cards],
-                colours,
-                "kills per game",
-                zero=None,
-            ),
-        )
-    )
     return figs
 
 
-def _first_player_figure(fp: dict[str, Any]) -> str:
+def run_histogram(summary: dict[str, Any]) -> dict[int, int]:
+    return {int(k): v for k, v in summary["length"]["histogram"].items()}
+
+
+def _first_player_figure(fp: dict[str, Any], games: str) -> str:
+    """Only with the run of the other side moving first (``decomposition``): one bar would
+    mix the side's advantage with the first move's."""
     dec = fp["decomposition"]
-    if dec is None:
-        return plots.rates(
-            "First mover's win rate (the first mover is always the same side here)",
-            [f"{fp['first'].title()} (moves first)"],
-            [fp["first_mover"]],
-            ["#16a085"],
-        )
+    first, second = dec["rebel_moving_first"]["games"], dec["rebel_moving_second"]["games"]
     return plots.rates(
-        "Rebel win rate moving first and second",
+        f"Rebel win rate moving first and second ({games.split(',', maxsplit=1)[0]};\n"
+        f"{first:,} and {second:,} games on the same deals)",
         ["Rebel moves first", "Rebel moves second"],
         [dec["rebel_moving_first"], dec["rebel_moving_second"]],
         ["#16a085", "#95a5a6"],

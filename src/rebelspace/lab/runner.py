@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rebelspace.engine import RebelSpaceError
 from rebelspace.play.pool import batches, local_cores, parallel_map
 from rebelspace.play.progress import progress_bar
 
@@ -21,6 +22,11 @@ from .games import GameRow, play_batch
 from .settings import RunSettings
 from .stats import unit_rate
 from .store import Store
+
+
+class RunVersionError(RebelSpaceError):
+    """A run asked to be extended was played by code that plays differently (another version
+    of the engine or an agent): adding games would mix two versions in one run."""
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -97,6 +103,13 @@ def run_balance(
     run_id = store.ensure_run(settings)
     done = store.done_indices(run_id)
     missing = [i for i in range(games) if i not in done]
+    if missing and not settings.played_by_this_code():
+        raise RunVersionError(
+            f"run {run_id} ({settings.label()}) was played by other code (the engine or its "
+            "agents play differently now), so this code cannot add to it; its games stay as "
+            "they are. Start a new run: the same `rebelspace balance` settings make one, with "
+            "an id of its own"
+        )
     todo = batches(missing, workers)
     bar = progress_bar(games, progress, initial=games - len(missing))
     write_before = store.write_seconds

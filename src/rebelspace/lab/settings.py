@@ -1,8 +1,10 @@
 """What a balance run is: two agents, a seed, card changes and rules options.
 
 A run's identity is a hash of everything that decides its games (agents, seed, the full card
-data after changes, the rules options), so asking for the same settings again finds the same
-run in the database and adds to it (resume), whatever the spelling on the command line.
+data after changes, the rules options, and the version of the engine and agents that play
+them, ``lab/version.py``), so asking for the same settings again finds the same run in the
+database and adds to it (resume), whatever the spelling on the command line, and code that
+plays differently starts a run of its own.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ from typing import Any
 from rebelspace.agents.registry import AgentSpecError, make_agent
 from rebelspace.engine import CardDB, RebelSpaceError, RulesOptions, context_for, load_cards
 from rebelspace.engine.cards import cards_from_data
+
+from .version import code_version
+
+#: The agent the lab plays unless told otherwise: the strongest that sustains bulk play (about
+#: 0.4 s a game on one core), because a verdict belongs to the player who produced it and the
+#: heuristic's (Rebel about 80%) is the opposite of strong play's (Rebel about 33%, issue 35).
+BULK_AGENT = "distilled"
 
 #: The cost of a blanked card: above the deploy points of a turn, so it is never deployed.
 BLANK_COST = 9
@@ -72,6 +81,9 @@ class RunSettings:
     study: tuple[tuple[str, str], ...] = ()
     name: str = ""  # the designer's short label for the variant (``--label``)
     diff: tuple[str, ...] = ()  # the card list against the printed one, in ``--set`` words
+    # The behaviour fingerprints of the engine and the agents that play the run's games
+    # (``version.code_version``); empty in runs stored before runs were versioned.
+    version: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def build(
@@ -104,7 +116,7 @@ class RunSettings:
                 make_agent(spec, ctx, 0)
             except AgentSpecError as e:
                 raise SettingsError(str(e)) from None
-        return run
+        return replace(run, version=code_version(run.agents))
 
     def cards(self) -> CardDB:
         return _cards_of(self.card_data)
@@ -132,7 +144,13 @@ class RunSettings:
             out["deals"] = "distinct"
         if self.study:
             out["study"] = dict(self.study)
+        if self.version:
+            out["version"] = dict(self.version)
         return out
+
+    def played_by_this_code(self) -> bool:
+        """Whether the engine and agents here play this run's games as they were played."""
+        return self.version == code_version(self.agents)
 
     @property
     def run_id(self) -> str:
@@ -176,6 +194,7 @@ class RunSettings:
             study=tuple(sorted(data.get("study", {}).items())),
             name=data.get("name", ""),
             diff=tuple(data.get("card_diff", data.get("sets", ()))),
+            version=tuple(sorted(data.get("version", {}).items())),
         )
 
     def with_changes(
@@ -196,6 +215,7 @@ class RunSettings:
             kind=kind or self.kind,
             study=self.study,
             name=self.name,
+            version=self.version,
         )
         return replace(out, diff=tuple(out.card_diff()))
 

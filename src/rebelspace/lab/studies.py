@@ -4,8 +4,8 @@ the database, so a stopped study resumes, and a run played once serves every stu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rebelspace.engine import SIDE_NAMES, RebelSpaceError
@@ -13,8 +13,9 @@ from rebelspace.engine import SIDE_NAMES, RebelSpaceError
 from .analysis import ablation, ablation_settings, rate_of, side_of_cards, units, winners_rate
 from .runner import RunResult, run_balance
 from .settings import RunSettings
-from .stats import Diff, proportion_diff, unit_paired_diff
+from .stats import Diff, Rate, proportion_diff, unit_paired_diff
 from .store import Run, Store
+from .version import code_version
 
 #: The numbers a one-card change may move, besides the count.
 RATING_FIELDS = ("ground", "space", "damage", "cost")
@@ -102,15 +103,19 @@ def _run_summary(run: Run, rows: list[Any]) -> dict[str, Any]:
 
 
 def parse_range(text: str) -> list[int]:
-    """``"6..12"`` -> 6, 7, ..., 12 (both ends included)."""
+    """``"6..12"`` -> 6, 7, ..., 12 (both ends included). A reversed or negative range is
+    refused with one line that says what is wrong (card numbers are never negative)."""
     low, sep, high = text.partition("..")
     try:
         a, b = int(low), int(high)
     except ValueError:
-        a = b = -1
-        sep = ""
-    if not sep or a > b:
-        raise RebelSpaceError(f'a range looks like "6..12" (low..high), got {text!r}')
+        raise RebelSpaceError(
+            f'a range looks like "6..12" (low..high, whole numbers), got {text!r}'
+        ) from None
+    if a < 0 or b < 0:
+        raise RebelSpaceError(f"card numbers are never negative: the range {text!r} goes below 0")
+    if a > b:
+        raise RebelSpaceError(f"the range {text!r} is reversed: low..high, e.g. {b}..{a}")
     return list(range(a, b + 1))
 
 
@@ -195,14 +200,49 @@ def _suggested(base: RunSettings, change: Change) -> RunSettings:
     return base.with_changes([change.text]).for_study("suggest", base=base.run_id)
 
 
-def suggest_cost(base: RunSettings, screen_games: int, confirm_games: int) -> dict[str, int]:
-    """Games ``suggest`` plays: at least every candidate screened once, at most every one
-    played to the confirmation count (the runs already in the database are not played again)."""
+#: Confirmation deals: the finalists are played again on deals that did not select them (the
+#: screening's best are partly the luckiest on its deals), dealt from the run seed plus this.
+CONFIRM_SEED_OFFSET = 1_000_003
+
+
+def confirm_settings(base: RunSettings, agent: str | None = None) -> RunSettings:
+    """The base run on fresh deals (and, with ``agent``, played by that agent on both sides):
+    what the finalists are confirmed against."""
+    fresh = replace(base, seed=base.seed + CONFIRM_SEED_OFFSET)
+    if agent is not None:
+        fresh = replace(fresh, agents=(agent, agent), version=code_version((agent, agent)))
+    return fresh
+
+
+def suggest_cost(
+    base: RunSettings, screen_games: int, confirm_games: int, top: int = 5, rungs: int = 1
+) -> dict[str, int]:
+    """Games ``suggest`` plays, before it starts. ``expected``: every candidate screened once;
+    then, round by round, about half the candidates left are dropped (a change with no effect
+    is as likely to point away from even as toward it, and a card the agent never plays
+    changes nothing at all), up to the confirmation count; the base on the screening's largest
+    count; and on fresh deals the base and ``top`` finalists at each of ``rungs`` players.
+    ``least`` and ``most``: every candidate dropped after one round, or none ever dropped."""
     n = len(candidates(base))
+    finals = rungs * (1 + top) * confirm_games
+    expected, alive, games, largest = 0.0, float(n), min(screen_games, confirm_games), 0
+    while alive >= 1:
+        expected += alive * games
+        largest = games
+        if alive <= top or games >= confirm_games:
+            break
+        alive, games = alive / 2, min(confirm_games, 2 * games)
+    most, games = 0, min(screen_games, confirm_games)
+    while True:
+        most += n * games
+        if games >= confirm_games:
+            break
+        games = min(confirm_games, 2 * games)
     return {
         "candidates": n,
-        "least": confirm_games + n * screen_games,
-        "most": confirm_games + n * confirm_games,
+        "least": n * min(screen_games, confirm_games) + screen_games + finals,
+        "expected": int(expected) + largest + finals,
+        "most": most + confirm_games + finals,
     }
 
 
@@ -214,25 +254,32 @@ def suggest(
     top: int,
     run: RunFn,
     *,
+    rungs: Sequence[str] = (),
     progress: Callable[[Iterator[Change], int], Iterator[Change]] | None = None,
 ) -> dict[str, Any]:
     """Search one-step changes that bring the Rebel win rate toward 50%.
 
-    Sequential screening on the base run's deals: every candidate plays ``screen_games``,
-    and each round the candidates whose interval of change against the base (paired by deal)
-    leaves no room for moving toward 50% (it is shown to move away, or to overshoot further
-    than the base is from even) are dropped; the rest play twice as many games, up to
-    ``confirm_games``. The ``top`` closest to even are then played to ``confirm_games``, and
-    only those shown to move the balance toward 50% are proposed."""
-    run(base, confirm_games)
-    base_rate = winners_rate(base, store.winners(base.run_id))
+    Sequential screening on the base run's deals, at the base run's players (strong play by
+    default): every candidate plays ``screen_games``, and each round drops the candidates
+    that cannot help: those whose interval of change against the base (paired by deal)
+    leaves no room for moving toward 50%, and those with no effect shown in that direction
+    (an estimated change of zero or away from even: a null change is dropped half the time
+    each round, a card the agent never plays at once). The rest play twice as many games, up
+    to ``confirm_games``. The ``top`` closest to even are then confirmed on fresh deals (not
+    the ones that selected them) at the base's player and at each of ``rungs``: a change is
+    suggested only if it moves the balance toward 50% at the base's player and does not move
+    it significantly away from 50% at any rung; one that helps at one strength and hurts at
+    another is flagged instead."""
+    screen_base = min(screen_games, confirm_games)
+    base_rate = _base_rate(store, base, run, screen_base)
     needed = 0.5 - base_rate.rate  # the change in Rebel win rate that makes the game even
     alive = candidates(base)
     total = len(alive)
     rounds = []
     diffs: dict[Change, Diff] = {}
-    games = min(screen_games, confirm_games)
+    games = screen_base
     while alive:
+        run(base, games)  # the base on the same deals
         items: Iterator[Change] = iter(alive)
         if progress is not None:
             items = progress(items, len(alive))
@@ -245,21 +292,10 @@ def suggest(
             break
         games = min(confirm_games, 2 * games)
     alive.sort(key=lambda c: (abs(diffs[c].diff - needed), diffs[c].high - diffs[c].low, c.text))
-    finalists = []
-    for change in alive[:top]:
-        result = run(_suggested(base, change), confirm_games)
-        d = _against_base(store, base, result)
-        helps = d.high < 0 if needed < 0 else d.low > 0
-        closer = abs(d.diff - needed) < abs(needed)
-        finalists.append(
-            {
-                "change": change.describe(),
-                "set": change.text,
-                **_rate_point(result),
-                "against_base": d.to_dict(),
-                "moves_toward_even": helps and closer,
-            }
-        )
+    players = list(dict.fromkeys([base.agents[0], *rungs])) if not base.twinned else []
+    finalists = [
+        _confirm(store, base, change, confirm_games, run, players) for change in alive[:top]
+    ]
     finalists.sort(key=lambda c: (abs(c["rebel_win_rate"] - 0.5), c["set"]))
     return {
         "base": {
@@ -271,9 +307,63 @@ def suggest(
         "candidates": total,
         "screen_games": screen_games,
         "confirm_games": confirm_games,
+        "rungs": players,
         "rounds": rounds,
-        "suggestions": [f for f in finalists if f["moves_toward_even"]],
-        "not_shown_to_help": [f for f in finalists if not f["moves_toward_even"]],
+        "suggestions": [f for f in finalists if f["moves_toward_even"] and not f["flagged"]],
+        "flagged": [f for f in finalists if f["flagged"]],
+        "not_shown_to_help": [
+            f for f in finalists if not f["moves_toward_even"] and not f["flagged"]
+        ],
+    }
+
+
+def _base_rate(store: Store, base: RunSettings, run: RunFn, games: int) -> Rate:
+    run(base, games)
+    return winners_rate(base, store.winners(base.run_id))
+
+
+def _confirm(
+    store: Store,
+    base: RunSettings,
+    change: Change,
+    games: int,
+    run: RunFn,
+    players: Sequence[str],
+) -> dict[str, Any]:
+    """A finalist on fresh deals: at the base's own players, and at every rung."""
+    fresh = confirm_settings(base)
+    result = run(_suggested(fresh, change), games)
+    run(fresh, games)
+    d = _against_base(store, fresh, result)
+    fresh_rate = winners_rate(fresh, store.winners(fresh.run_id)).rate
+    needed = 0.5 - fresh_rate
+    helps = d.high < 0 if needed < 0 else d.low > 0
+    closer = abs(d.diff - needed) < abs(needed)
+    at_rungs = []
+    for agent in players:
+        rung = confirm_settings(base, agent)
+        rung_result = run(_suggested(rung, change), games)
+        run(rung, games)
+        rd = _against_base(store, rung, rung_result)
+        rung_rate = winners_rate(rung, store.winners(rung.run_id)).rate
+        away = rd.low > 0 if rung_rate >= 0.5 else rd.high < 0  # shown to move away from even
+        at_rungs.append(
+            {
+                "agent": agent,
+                "base_rebel_win_rate": round(rung_rate, 4),
+                "rebel_win_rate": _rate_point(rung_result)["rebel_win_rate"],
+                "against_base": rd.to_dict(),
+                "moves_away_from_even": away,
+            }
+        )
+    return {
+        "change": change.describe(),
+        "set": change.text,
+        **_rate_point(result),
+        "against_base": d.to_dict(),
+        "moves_toward_even": helps and closer,
+        "at_rungs": at_rungs,
+        "flagged": helps and closer and any(r["moves_away_from_even"] for r in at_rungs),
     }
 
 
@@ -289,7 +379,9 @@ def _against_base(store: Store, base: RunSettings, result: RunResult) -> Diff:
 
 
 def _may_help(d: Diff, needed: float) -> bool:
-    """Whether the interval of change leaves room for a game closer to even: some value
-    between no change and twice the change needed (which would overshoot as far)."""
+    """Whether a candidate stays in the screening: its interval of change leaves room for a
+    game closer to even (some value between no change and twice the change needed, which
+    would overshoot as far), and its estimate points toward even (a change of exactly zero, or
+    away from even, is no effect shown: such a candidate is dropped)."""
     low, high = sorted((0.0, 2 * needed))
-    return d.low < high and d.high > low
+    return d.low < high and d.high > low and d.diff * needed > 0

@@ -1,0 +1,146 @@
+"""Issue 35's balance-lab targets, each printed with its interval, agent, games and CPU time.
+
+    PYTHONPATH=src python benchmarks/lab_targets.py                        # the full targets
+    PYTHONPATH=src python benchmarks/lab_targets.py --games 100 --search-games 6 \
+        --null-seeds 10 --null-games 40 --change-games 100                 # a small version
+
+1. The verdict at strong play: the bulk agent's (``distilled``) mirror Rebel win rate over
+   ``--games`` games, its 95% interval (target: no wider than +-2 points, within 30 minutes on
+   2 cores), games per minute; and the strongest searching level's mirror (``--search``,
+   default ``ismcts:normal``) on the first ``--search-games`` of the same deals: the
+   difference, paired by deal (target: at least 200 deals, the interval holds 0 and is
+   narrower than +-5 points).
+2. Null tests: over ``--null-seeds`` seeds, two runs of the same settings on independent
+   deals (a change that changes nothing) are called significantly different at most 5% of
+   the time; a real change (Battle Walkers ground 5 -> 3) is detected, paired on the same
+   deals, at ``--change-games`` games.
+
+Not measured here: "a shuffled and a renamed-copy card file give byte-identical games" (issue
+35's "content, not order", left for a later change: today the card file's order decides the
+deals). Every run goes into a throw-away database; nothing is cached between invocations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rebelspace.lab.analysis import units, winners_rate
+from rebelspace.lab.runner import run_balance
+from rebelspace.lab.settings import BULK_AGENT, RunSettings
+from rebelspace.lab.stats import proportion_diff, unit_paired_diff
+from rebelspace.lab.store import Store
+
+
+def _rate(settings: RunSettings, store: Store) -> dict[str, Any]:
+    r = winners_rate(settings, store.winners(settings.run_id))
+    return {"rate": round(r.rate, 4), "ci95": [round(r.low, 4), round(r.high, 4)], "games": r.games}
+
+
+def verdict(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    bulk = RunSettings.build((args.agent, args.agent), args.seed)
+    start = time.perf_counter()
+    run_balance(bulk, args.games, store, workers=args.workers, progress=False)
+    bulk_minutes = (time.perf_counter() - start) / 60
+    rate = _rate(bulk, store)
+    search = RunSettings.build((args.search, args.search), args.seed)
+    start = time.perf_counter()
+    run_balance(search, args.search_games, store, workers=args.workers, progress=False)
+    search_minutes = (time.perf_counter() - start) / 60
+    a, b = store.winners(bulk.run_id), store.winners(search.run_id)
+    matched = units(bulk, (i for i in b if i in a))  # the same deals: same seed, both mirrors
+    d = unit_paired_diff(
+        [[float(a[i] == 0) for i in u] for u in matched],
+        [[float(b[i] == 0) for i in u] for u in matched],
+    )
+    half = (rate["ci95"][1] - rate["ci95"][0]) / 2
+    return {
+        "agent": args.agent,
+        "workers": args.workers,
+        "rebel_win_rate": rate,
+        "half_width_points": round(100 * half, 2),
+        "minutes": round(bulk_minutes, 2),
+        "games_per_minute": round(args.games / bulk_minutes, 1) if bulk_minutes else None,
+        "met_2_points_in_30_minutes": half <= 0.02 and bulk_minutes <= 30,
+        "search": {
+            "agent": args.search,
+            "rebel_win_rate": _rate(search, store),
+            "minutes": round(search_minutes, 2),
+            "games_per_minute": (
+                round(args.search_games / search_minutes, 2) if search_minutes else None
+            ),
+            "search_minus_bulk": d.to_dict(),
+            "deals": len(matched),
+            "agrees": d.low <= 0 <= d.high and d.high - d.low < 0.10 and len(matched) >= 200,
+        },
+    }
+
+
+def null_tests(store: Store, args: argparse.Namespace) -> dict[str, Any]:
+    start = time.perf_counter()
+    flagged = 0
+    for seed in range(args.null_seeds):
+        one = RunSettings.build((args.agent, args.agent), 1000 + seed)
+        other = RunSettings.build((args.agent, args.agent), 2000 + seed)
+        rates = []
+        for s in (one, other):
+            run_balance(s, args.null_games, store, workers=args.workers, progress=False)
+            rates.append(winners_rate(s, store.winners(s.run_id)))
+        ra, rb = rates
+        d = proportion_diff(ra.wins, ra.games, rb.wins, rb.games)
+        flagged += d.significant
+    base = RunSettings.build((args.agent, args.agent), args.seed)
+    changed = base.with_changes(["Battle Walkers.ground=3"])
+    for s in (base, changed):
+        run_balance(s, args.change_games, store, workers=args.workers, progress=False)
+    a, b = store.winners(base.run_id), store.winners(changed.run_id)
+    matched = units(base, (i for i in range(args.change_games) if i in a and i in b))
+    real = unit_paired_diff(
+        [[float(a[i] == 0) for i in u] for u in matched],
+        [[float(b[i] == 0) for i in u] for u in matched],
+    )
+    return {
+        "agent": args.agent,
+        "null_seeds": args.null_seeds,
+        "null_games_per_run": args.null_games,
+        "null_flagged": flagged,
+        "null_flag_rate": round(flagged / args.null_seeds, 3) if args.null_seeds else None,
+        "real_change": "Battle Walkers.ground=3 (printed 5)",
+        "real_change_games": args.change_games,
+        "real_change_rebel_points": real.to_dict(),
+        "real_change_detected": real.significant,
+        "minutes": round((time.perf_counter() - start) / 60, 2),
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--agent", default=BULK_AGENT)
+    p.add_argument("--search", default="ismcts:normal")
+    p.add_argument("--seed", type=int, default=31)
+    p.add_argument("--games", type=int, default=2400, help="bulk mirror games (+-2 points)")
+    p.add_argument("--search-games", type=int, default=200)
+    p.add_argument("--null-seeds", type=int, default=100)
+    p.add_argument("--null-games", type=int, default=400)
+    p.add_argument("--change-games", type=int, default=400)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--only", choices=("verdict", "null"))
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    out: dict[str, Any] = {}
+    cpu = time.process_time()
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.sqlite") as store:
+        if args.only in (None, "verdict"):
+            out["verdict"] = verdict(store, args)
+        if args.only in (None, "null"):
+            out["null"] = null_tests(store, args)
+    out["main_process_cpu_seconds"] = round(time.process_time() - cpu, 1)
+    print(json.dumps(out, indent=None if args.json else 2))
+
+
+if __name__ == "__main__":
+    main()
