@@ -160,9 +160,7 @@ def _terminal(
         game, plies = new_game(seed, options=options, cards=cards), []
         person = SIDE_NAMES.index(args.side)
         # The computer's seeds derive from the game's, so --seed S replays the same opponent.
-        opponent = Opponent(
-            args.opponent, args.level, agent_seed(seed, TERMINAL_OPPONENT + person)
-        )
+        opponent = Opponent(args.opponent, args.level, agent_seed(seed, TERMINAL_OPPONENT + person))
     return TerminalGame(
         game,
         person,
