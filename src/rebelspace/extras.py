@@ -44,7 +44,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "psycopg",
         "psycopg_pool",
     ),
-    "lab": ("matplotlib", "tqdm"),
+    "lab": ("matplotlib", "tqdm", "scipy"),
     "rl": (
         "numpy",
         "gymnasium",

@@ -19,8 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scipy import stats as scipy_stats
-
 from rebelspace.play.stats import Z95, Rate, unit_rate, wilson
 
 # Rate, unit_rate and wilson live in play.stats (the arena counts deals too); the lab's
@@ -54,6 +52,10 @@ def enough(deals: int) -> bool:
 def t95(n: int) -> float:
     """The t quantile of a two-sided 95% interval for the mean of ``n`` samples (n >= 2): 3.18
     at n = 4 where the normal approximation would claim 1.96."""
+    from scipy import (
+        stats as scipy_stats,
+    )  # the lab extra; imported here so the core CLI loads without it
+
     return float(scipy_stats.t.ppf(0.975, n - 1))
 
 
@@ -120,6 +122,8 @@ def paired_diff(a: Sequence[float], b: Sequence[float]) -> Diff:
     if se == 0:
         p = 1.0 if mean == 0 or n == 1 else 0.0
     else:
+        from scipy import stats as scipy_stats  # the lab extra, as in t95
+
         p = float(2 * scipy_stats.t.sf(abs(mean / se), n - 1))
     return Diff(mean, low, high, p, True, n)
 

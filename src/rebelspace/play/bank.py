@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rebelspace.bounds import MAX_DECISIONS
-from rebelspace.engine import STEP_NAMES, GameContext, GameState, new_game
+from rebelspace.engine import SIDE_NAMES, STEP_NAMES, GameContext, GameState, new_game
 
 from .match import bulk_agent
 
@@ -137,7 +137,7 @@ def play_bank_game(bank: int, index: int, per_game: int, ctx: GameContext) -> Ba
     game = new_game(deal, options=ctx.options, cards=ctx.cards, log=False)
     players = [
         bulk_agent(name, ctx, bank_seed(bank, index, side))
-        for name, side in zip(agents, ("rebel", "imperial"), strict=True)
+        for name, side in zip(agents, SIDE_NAMES, strict=True)
     ]
     actions: list[int] = []
     choices: list[int] = []  # plies with two or more legal actions
