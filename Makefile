@@ -13,7 +13,7 @@ CONSTRAINTS := constraints.txt
 # local wheel folder) or with TORCH_INDEX, PyTorch's CPU index, added to the indexes pip reads:
 #   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_INDEX ?=
-PIP_INSTALL := $(BIN)/python -m pip install -c $(CONSTRAINTS) $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
+PIP_INSTALL := $(BIN)/python -m pip install --disable-pip-version-check -c $(CONSTRAINTS) $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
 
 # One stamp per set of extras, each remade when pyproject.toml or constraints.txt changes.
 # A larger set covers the smaller ones: after `make test`, `make play` installs nothing;
@@ -31,9 +31,10 @@ venv: $(STAMP_ALL)
 venv-core: $(STAMP_CORE)
 venv-server: $(STAMP_SERVER)
 
+# The venv's own pip (ensurepip's) is used as it is: upgrading it cost a download and a few
+# seconds on every fresh clone, and any pip since 21.3 installs this project (PEP 660).
 $(CREATED):
 	test -x $(BIN)/python || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	touch $@
 
 $(STAMP_CORE): pyproject.toml $(CONSTRAINTS) | $(CREATED)

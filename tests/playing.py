@@ -12,17 +12,19 @@ import pytest
 
 QUESTION = "Your move ("
 REAL_INPUT = builtins.input
-CHOICE = re.compile(r"^\s*(\d+)\. ", re.MULTILINE)
+CHOICE = re.compile(r"(?<![0-9])([0-9]+)\. ")
 
 
 def first_choice(screen: str) -> str:
-    """The number of the first choice of the last question on ``screen``; no when the last
-    question is a yes-or-no one (the analysis offered after the game)."""
+    """The number of the first choice of the last question on ``screen``; for a yes-or-no
+    question, yes to ending a phase with cards left (the first choice may end it when a
+    choice came up later in the step, with a higher number) and no to the analysis."""
     asked = screen.rfind(QUESTION)
-    if screen.rfind("[y/n]") > asked:
-        return "n"
+    yes_or_no = screen.rfind("[y/n]")
+    if yes_or_no > asked:
+        return "y" if screen.rfind("You have ", asked) >= 0 else "n"
     assert asked >= 0, "no question on the screen"
-    found = CHOICE.search(screen, asked)
+    found = CHOICE.search(screen, screen.find("):", asked))  # after the question's head
     assert found is not None, screen[asked:]
     return found.group(1)
 

@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -294,6 +295,7 @@ def test_after_a_game_the_analysis_is_offered_and_shown(monkeypatch: pytest.Monk
     out = flat(terminal.console.file.getvalue())
     assert "Analyse your moves? [y/n]" in out
     assert "Analysis of the Rebel player's " in out and "blunder" in out
+    assert re.search(r"Analysed [0-9]+ decisions \(ismcts:10\) in [0-9.]+ s\.", out)
 
     declined = finished_soon(12)
     assert isinstance(declined.console.file, io.StringIO)

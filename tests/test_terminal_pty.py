@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from rebelspace.engine import load_record, replay
+from rebelspace.terminal.lines import history_path
 from rebelspace.terminal.saves import unfinished_games
 from tests.common import with_ctrl_c
 from tests.playing import first_choice
@@ -162,3 +163,18 @@ def test_ctrl_d_saves_and_exits_0(tmp_path: Path) -> None:
     assert finish(child) == 0
     assert "Traceback" not in child.before
     assert load_record(tmp_path / "mine.json")["meta"]["computer"]["kind"] == "random"
+
+
+def test_tab_completes_a_choice_and_the_arrow_keys_edit(tmp_path: Path) -> None:
+    """readline at the prompt: Tab completes "dra" to "draw " (both choices start so), Left
+    and Backspace edit the line instead of being typed into it, and the history is kept."""
+    child = spawn(tmp_path, "--opponent", "random", "--seed", "4", "--save", "tab.json")
+    child.expect(PROMPT)
+    child.send("dra\t")
+    child.expect("dra(\x07)?w ")  # completed as far as both choices go (and a bell)
+    child.send("21\x1b[D\x7f\r")  # "draw 21", Left, Backspace: "draw 1"... then Enter
+    child.expect(PROMPT)
+    child.sendline("q")
+    assert finish(child) == 0
+    assert load_record(tmp_path / "tab.json")["actions"][0] == "draw 1"
+    assert "draw 1" in history_path().read_text().splitlines()

@@ -283,12 +283,13 @@ def test_numbers_stay_put_in_the_game_and_an_old_number_plays_nothing() -> None:
     terminal, out = deploying(["1", "1", "3"])
     flat = " ".join(out.split())
     # Rebel Soldier deployed as 1; then 1 is gone and the others keep their numbers.
-    assert "1. deploy Rebel Soldier" in flat and "4. done deploying" in flat
+    assert "deploy: 1. Rebel Soldier" in flat and "4. done deploying" in flat
     assert (
         "choice 1 ('deploy Rebel Soldier') is no longer possible: type a number from 2 to 4" in flat
     )
     assert played(terminal) == ["draw 2", "deploy Rebel Soldier", "deploy Stunt Fighters"]
-    assert "2. deploy Grav Cycles" in flat.split("Rebel deploys Rebel Soldier")[-1]
+    later = flat.split("2 points left):")[-1]
+    assert "deploy: 2. Grav Cycles" in later and "4. done deploying" in later
 
 
 def test_ending_the_deploy_phase_with_cards_left_asks_first() -> None:

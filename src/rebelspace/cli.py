@@ -92,6 +92,8 @@ def _level(text: str) -> str:
 
 
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from rebelspace.terminal.levels import levels_words
+
     p = subparsers.add_parser(
         "play",
         help="play one side in the terminal against a computer opponent",
@@ -105,6 +107,7 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "and when you leave (q, Ctrl-D, Ctrl-C); a new game first offers to resume the "
         "newest unfinished one. Units show ground/space/damage ratings; hand cards their "
         "cost too.",
+        epilog=levels_words() or None,
     )
     p.add_argument("--side", choices=SIDE_NAMES, default="rebel", help="your side (default: rebel)")
     p.add_argument(
@@ -671,8 +674,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     A command that needs an extra that is not installed prints one line saying which and how
     to install it (``rebelspace.extras``) and returns 2, never an ImportError traceback.
+    With no arguments it says in three lines how to start; a command name with a typing slip
+    gets the names it looks like.
     """
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words:
+        return _first_contact()
+    if not words[0].startswith("-") and words[0] not in SUBCOMMANDS:
+        return _unknown_command(words[0])
+    args = build_parser().parse_args(words)
     handler: Handler = args.handler
     try:
         status = handler(args)
@@ -693,6 +703,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(message, file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _first_contact() -> int:
+    """``rebelspace`` alone: what it is and the two commands to go on with, in the form that
+    works here (the script on PATH, else this Python)."""
+    from rebelspace.terminal.saves import rebelspace_command
+
+    command = rebelspace_command()
+    print("Rebel Space, a two-player sci-fi card game.")
+    print(f"Play against the computer:  {command} play")
+    print(f"Every command:              {command} --help")
+    return EXIT_OK
+
+
+def _unknown_command(word: str) -> int:
+    import difflib
+
+    close = difflib.get_close_matches(word, SUBCOMMANDS, n=3, cutoff=0.6)
+    also = f"; did you mean {' or '.join(close)}?" if close else ""
+    from rebelspace.terminal.saves import rebelspace_command
+
+    lists = f"{rebelspace_command()} --help lists them"
+    print(f"rebelspace: no command {word!r}{also} ({lists})", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def _missing_extra(exc: ModuleNotFoundError, what: str) -> str | None:

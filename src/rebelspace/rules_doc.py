@@ -123,7 +123,8 @@ def add_rules(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the rules to stdout, plain (a pipe or a file works; no pager)."""
+    """The rules: on a terminal rendered by Rich through a pager (``$PAGER``, else less, as
+    pydoc chooses); elsewhere (a pipe, a file) the Markdown as it is."""
     try:
         text = rules_text()
     except RulesNotFoundError as exc:
@@ -140,6 +141,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
             )
             return 2
         text = section
+    if sys.stdout.isatty() and sys.stdin.isatty():
+        _page(text)
+        return 0
     # A terminal that cannot show a dash gets "?" rather than a UnicodeEncodeError.
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
@@ -152,6 +156,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     return 0
+
+
+def _page(markdown: str) -> None:
+    """The Markdown rendered, in the pager (colours kept: less is told -R unless LESS says
+    otherwise)."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    os.environ.setdefault("LESS", "-R")
+    console = Console()
+    with console.pager(styles=True):
+        console.print(Markdown(markdown))
 
 
 # ----------------------------------------------------------------------------- the web page

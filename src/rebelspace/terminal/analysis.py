@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+import time
 from typing import Any
 
 from rich.console import Console
@@ -56,19 +56,35 @@ def analysis_lines(a: Analysis, worst: int = 5) -> list[str]:
 
 
 def run_with_progress(
-    record: dict[str, Any], side: str, agent: str, say: Callable[[str], None]
+    record: dict[str, Any], side: str, agent: str, console: Console | None
 ) -> Analysis:
-    """``analyse`` with a line at each quarter of the game."""
-    marks: set[int] = set()
+    """``analyse`` with a progress bar on ``console`` (None: quietly), and the time it took
+    said after it (wall-clock time: what the player waited)."""
+    if console is None:
+        return analyse(record, side, agent=agent)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    def progress(done: int, total: int) -> None:
-        quarter = 4 * done // max(total, 1)
-        if 0 < quarter < 4 and quarter not in marks:
-            marks.add(quarter)
-            say(f"  … {25 * quarter}%")
+    started = time.monotonic()
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(f"Analysing the {side.capitalize()} player's decisions", total=None)
 
-    say(f"Analysing the {side.capitalize()} player's decisions ({agent})…")
-    return analyse(record, side, agent=agent, progress=progress)
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        analysis = analyse(record, side, agent=agent, progress=progress)
+    seconds = time.monotonic() - started
+    console.print(
+        f"Analysed {len(analysis.decisions)} decisions ({agent}) in {seconds:.1f} s.",
+        style="dim",
+    )
+    return analysis
 
 
 def add_analyse_parser(subparsers: Any) -> None:
@@ -79,8 +95,8 @@ def add_analyse_parser(subparsers: Any) -> None:
         description="Replay a game record and, at each decision of one player, ask the "
         "computer (ISMCTS, from that player's view only) how good the move was: the win "
         "chance before and after it, the computer's own choice, and the moves that lost the "
-        "most, called inaccuracies, mistakes and blunders as chess sites do. About 10 seconds "
-        "a game on one core with the default search.",
+        "most, called inaccuracies, mistakes and blunders as chess sites do. A progress bar "
+        "shows how far it is, and the time it took is said at the end.",
     )
     p.add_argument("record", metavar="RECORD", help="the record's JSON file (`play --save`)")
     p.add_argument(
@@ -108,9 +124,8 @@ def run_analyse(args: argparse.Namespace) -> int:
         return fail("analyse", exc)
     side = args.side or _played_side(record)
     console = Console(markup=False, highlight=False, emoji=False)
-    say = (lambda _line: None) if args.json else (lambda line: console.print(line, style="dim"))
     try:
-        analysis = run_with_progress(record, side, args.agent, say)
+        analysis = run_with_progress(record, side, args.agent, None if args.json else console)
     except (RecordError, AgentSpecError) as exc:
         return fail("analyse", exc)
     except KeyboardInterrupt:

@@ -123,10 +123,25 @@ def card_lines(card: CardType) -> list[str]:
 
 
 def lookup_lines(db: CardDB, query: str) -> list[str]:
-    """``card QUERY``'s answer: the card, or the names it could mean, or why not."""
+    """``card QUERY``'s answer: the card, or the names it could mean, or why not (with the
+    names it looks like: a typing slip is not a card that does not exist)."""
+    if not query.strip():
+        return ["Type card and a card's name or its start, e.g. card Princess."]
     found = find_cards(db, query)
     if len(found) == 1:
         return card_lines(found[0])
     if found:
         return [f"{query!r} could be: " + ", ".join(c.name for c in found) + "."]
+    close = similar_names(db, query)
+    if close:
+        return [f"No card is called {query!r}. Did you mean {' or '.join(close)}?"]
     return [f"No card is called {query!r}."]
+
+
+def similar_names(db: CardDB, query: str) -> list[str]:
+    """Up to three card names that look like ``query`` (``difflib``), case ignored."""
+    import difflib
+
+    names = {c.name.lower(): c.name for c in db}
+    key = " ".join(query.split()).lower()
+    return [names[n] for n in difflib.get_close_matches(key, names, n=3, cutoff=0.6)]

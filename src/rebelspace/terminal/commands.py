@@ -152,6 +152,21 @@ def why(game: GameState, player: int, text: str, keys: Keys | None = None) -> st
     return reason or f"{text!r} is not legal now."
 
 
+#: The commands' words, for did-you-mean.
+COMMAND_WORDS = ("help", "table", "card", "rules", "why", "hint", "undo", "quit")
+
+
+def did_you_mean(word: str) -> str:
+    """`` Did you mean hint?`` when ``word`` looks like a command's word (``difflib``), else
+    nothing."""
+    import difflib
+
+    if not word.isalpha() or word in COMMAND_WORDS:
+        return ""
+    close = difflib.get_close_matches(word.lower(), COMMAND_WORDS, n=1, cutoff=0.7)
+    return f" Did you mean {close[0]}?" if close else ""
+
+
 def help_table() -> list[tuple[str, Text]]:
     return [(word, Text(what)) for word, what in HELP]
 

@@ -33,6 +33,7 @@ from rebelspace.engine import (
 )
 
 from .commands import ask_yes_no
+from .lines import line_reader
 from .saves import games_dir, new_save_path, resume_command, unfinished, unfinished_games
 from .session import Opponent, Reader, Stop, TerminalGame, ctrl_c_ignored, make_console, rebuild
 
@@ -49,6 +50,7 @@ def run_play(
 ) -> int:
     """The ``play`` command: 0 when the game ended or was saved, 2 on bad input."""
     console = console if console is not None else make_console()
+    given = read
     read = read if read is not None else input  # looked up now: tests replace builtins.input
     try:
         resume, save = _choose_game(args, read, console)
@@ -59,6 +61,8 @@ def run_play(
         console.print("")
         return EXIT_OK
     named = save is not None  # by --save or --resume: kept even before anything is played
+    if given is None:
+        terminal.read = line_reader(terminal.completions)
     if save is None:
         folder = games_dir()
         try:

@@ -54,11 +54,16 @@ class Saved:
     saved: datetime
     actions: int
     side: str | None
+    turn: int | None  # in the record's meta, from the terminal game
 
     def describe(self) -> str:
-        """``Thu 3 Dec 08:10, 42 actions, you Rebel``."""
+        """``Thu 3 Dec 08:10, turn 4, you Rebel`` (or ``42 actions`` without the turn)."""
+        if self.turn is not None:
+            where = f"turn {self.turn}"
+        else:
+            where = f"{self.actions} action{'s' if self.actions != 1 else ''}"
         who = f", you {self.side.capitalize()}" if self.side else ""
-        return f"{self.saved:%a %-d %b %H:%M}, {self.actions} actions{who}"
+        return f"{self.saved:%a %-d %b %H:%M}, {where}{who}"
 
 
 def unfinished(path: Path) -> Saved | None:
@@ -76,8 +81,15 @@ def unfinished(path: Path) -> Saved | None:
     if not isinstance(actions, list):
         return None
     meta = record.get("meta")
-    side = meta.get("side") if isinstance(meta, dict) else None
-    return Saved(path, saved, len(actions), side if isinstance(side, str) else None)
+    meta = meta if isinstance(meta, dict) else {}
+    side, turn = meta.get("side"), meta.get("turn")
+    return Saved(
+        path,
+        saved,
+        len(actions),
+        side if isinstance(side, str) else None,
+        turn if type(turn) is int else None,
+    )
 
 
 def unfinished_games(folder: Path | None = None) -> list[Saved]:

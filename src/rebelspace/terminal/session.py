@@ -56,6 +56,7 @@ from .commands import (
     TABLE_WORDS,
     Keys,
     ask_yes_no,
+    did_you_mean,
     ending_question,
     help_table,
     illegal_reason,
@@ -66,6 +67,23 @@ from .commands import (
 )
 
 Reader = Callable[[str], str]
+
+#: Events the battle says (``_said_elsewhere``) and, of the person's own, those the choice
+#: they typed says (their draw is said by the cards drawn, ``CardsSeen``).
+SAID_BY_THE_BATTLE = (
+    ev.GroupFormed,
+    ev.UnitAdded,
+    ev.Attacked,
+    ev.Blocked,
+    ev.Targeted,
+    ev.IonCannonFired,
+    ev.BattleResolved,
+    ev.GotThrough,
+    ev.CasualtyPicked,
+    ev.DamageDealt,
+)
+SAID_BY_YOU = (ev.Drew, ev.NoAttack, ev.Deployed, ev.Attached, ev.TrickPlayed, ev.PsionPlayed)
+
 OPPONENTS = ("random", "heuristic", "ismcts")
 LEVELS = LEVEL_NAMES
 
@@ -100,13 +118,16 @@ class Opponent:
 
     @property
     def label(self) -> str:
-        """``ISMCTS, normal level``, ``heuristic`` or ``random``."""
+        """``ISMCTS, normal level, Elo 1759 (1692-1842)``, ``heuristic`` or ``random``."""
+        from .levels import strength
+
         if self.kind != "ismcts":
             return self.kind
         if self.level.isdigit():
             return f"ISMCTS, {self.level} iterations a decision"
         note = f" ({EXPERIMENTAL_NOTE})" if self.level in EXPERIMENTAL_LEVELS else ""
-        return f"ISMCTS, {self.level} level{note}"
+        measured = strength(self.level)
+        return f"ISMCTS, {self.level} level{note}" + (f", {measured}" if measured else "")
 
     def agent(self, ctx: Any, ply: int) -> Agent:
         """The computer for the decision at ``ply`` (actions applied before it)."""
@@ -228,13 +249,22 @@ class TerminalGame:
         self.pending: list[Event] = []
         self.book = show.BattleBook()
         self.table_due = True
+        self.battle_shown: str | None = None  # the battle as last shown, and in which step
+        self.battle_step: str | None = None
+        self.rows_shown: dict[str, str] = {}  # the table's rows as last shown
+        self.asked = False  # the first question says how to answer; the others need not
         self.thinking_said = False
         #: Called before each of the person's questions, to save the game as it goes.
         self.autosave: Callable[[], None] | None = None
 
     def meta(self) -> dict[str, Any]:
-        """What a record needs beyond the engine's to go on with this game (``--resume``)."""
-        return {"side": PLAYER_NAMES[self.person].lower(), "computer": self.opponent.to_meta()}
+        """What a record needs beyond the engine's to go on with this game (``--resume``), and
+        the turn it was saved on (for the offer to resume it)."""
+        return {
+            "side": PLAYER_NAMES[self.person].lower(),
+            "computer": self.opponent.to_meta(),
+            "turn": self.game.turn,
+        }
 
     def out(self, *things: RenderableType | str) -> None:
         for thing in things:
@@ -256,8 +286,7 @@ class TerminalGame:
                 if self.game.to_move == self.other:
                     self._computer(legal)
                 elif len(legal) == 1 and not self.confirm_forced:
-                    text = self.game.action_text(legal[0])
-                    self.out(Text(f"  · {text} (your only choice)", style="dim"))
+                    # Played without a word: what it does, the log and the battle say.
                     self._apply(legal[0], self.person)
                 else:
                     action = self._ask()
@@ -306,31 +335,63 @@ class TerminalGame:
             agent = self.opponent.agent(self.game.ctx, len(self.game.history))
             action = agent.act(self.game.view(self.other), legal)
         self._apply(action, self.other)
-        self.table_due = True
 
     def _flush(self) -> None:
-        """Tell the person what happened, and the table if it changed under them."""
+        """Tell the person what happened, each fact once, and the table when it changed:
+        the whole table at the start of their turn, the battle before their decisions in it."""
         for event in self.pending:
             if isinstance(event, ev.Attacked):
                 self._battle_table()
             self.book.add(event)
-            self.out(show.event_line(event, self.names))
             if isinstance(event, ev.TurnStarted) and event.player == self.person:
-                self.table_due = True
+                self.table_due = True  # its title says whose turn it is
+            elif not self._said_elsewhere(event):
+                self.out(show.event_line(event, self.names))
         self.pending.clear()
         if self.game.phase != "attack":
             self._battle_table()
-        if self.table_due and self.game.to_move == self.person:
+        if self.game.to_move != self.person:
+            return
+        if self.table_due:
             self._table()
+        elif len(self.game.legal_actions()) > 1 or self.confirm_forced:
+            self._battle()  # not for a move that plays itself: the battle's table follows
+
+    def _said_elsewhere(self, event: Event) -> bool:
+        """Whether another part of the screen says what ``event`` says: the battle (its groups,
+        blockers and targets before the person decides, its table with results, casualties
+        and the cards discarded once the attack is over), or the choice the person typed."""
+        if isinstance(event, SAID_BY_THE_BATTLE):
+            return True
+        return getattr(event, "player", None) == self.person and isinstance(event, SAID_BY_YOU)
+
+    def _battle(self) -> None:
+        """The battle, before the person's decisions in it, when it changed since shown
+        (not while they form their own groups: the choices say what they form)."""
+        view = self.game.view(self.person)
+        if view.battle is None or view.step == "form groups":
+            return
+        key = show.battle_key(view)
+        own = bool(self.plies) and self.plies[-1].seat == self.person
+        if key != self.battle_shown and not (own and view.step == self.battle_step):
+            self.out(*show.battle(view))  # changed by the computer, or a new step
+        self.battle_shown, self.battle_step = key, view.step
 
     def _battle_table(self) -> None:
         table = self.book.table(self.names)
         if table is not None:
             self.out(table)
+            self.battle_shown = None
 
-    def _table(self) -> None:
-        self.out(*show.table(self.game.view(self.person), self.db, "computer"))
+    def _table(self, *, whole: bool = False) -> None:
+        """The table; but for ``whole``, without the rows shown last time as they are now."""
+        view = self.game.view(self.person)
+        rows = show.table_rows(view, self.db)
+        same = set() if whole else {k for k, v in rows.items() if self.rows_shown.get(k) == v}
+        self.out(*show.table(view, self.db, "computer", same))
+        self.rows_shown = rows
         self.table_due = False
+        self.battle_shown = show.battle_key(view)
 
     def _result(self) -> None:
         outcome = self.game.outcome
@@ -341,6 +402,19 @@ class TerminalGame:
         self.out(Text("You win!" if outcome.winner == self.person else "You lose.", style="bold"))
 
     # --- a decision
+
+    def completions(self) -> list[str]:
+        """What Tab completes at the prompt: the choices shown, the commands, and card names
+        after ``card``."""
+        from .commands import COMMAND_WORDS
+
+        names = sorted({card.name for card in self.db})
+        return [
+            *(text for _, _, text in self.shown),
+            *COMMAND_WORDS,
+            *(f"card {name}" for name in names),
+            *(f"why {text}" for text in self.game.legal_action_texts()),
+        ]
 
     def _ask(self) -> int | None:
         """The person's action, or None after an undo."""
@@ -353,7 +427,8 @@ class TerminalGame:
         legal = [(action, text) for _, action, text in numbered]
         numbers = [number for number, _, _ in numbered]
         self.shown = numbered
-        self.out(*show.choices(view, self.db, numbers))
+        self.out(*show.choices(view, self.db, numbers, hint=not self.asked))
+        self.asked = True
         if self.autosave is not None and self.game.history:
             with _whole():
                 self.autosave()
@@ -387,7 +462,7 @@ class TerminalGame:
             if action is not None and self._sure(view, by_id[action]):
                 return action
             if action is None:
-                self.out(Text(f"Not understood: {problem}", style="red"))
+                self.out(Text(f"Not understood: {problem}{did_you_mean(word)}", style="red"))
 
     def _sure(self, view: PlayerView, action: ActionView) -> bool:
         """Whether to play ``action``: yes, unless it ends the deploy phase or the turn with
@@ -410,7 +485,7 @@ class TerminalGame:
         if word in HELP_WORDS and not rest:
             self.out(show.labelled(help_table(), indent=0))
         elif word in TABLE_WORDS and not rest:
-            self._table()
+            self._table(whole=True)
             self.out(*show.choices(view, self.db, [n for n, _, _ in self.shown]))
         elif re.fullmatch(r"\?[0-9]+", word) and not rest:
             self._choice_card(int(word[1:]))
@@ -450,7 +525,7 @@ class TerminalGame:
             return
         side = PLAYER_NAMES[self.person].lower()
         try:
-            analysis = run_with_progress(to_record(self.game), side, ANALYSIS_AGENT, self.out)
+            analysis = run_with_progress(to_record(self.game), side, ANALYSIS_AGENT, self.console)
         except KeyboardInterrupt:
             self.out("Analysis stopped.")
             return

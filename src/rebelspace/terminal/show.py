@@ -9,10 +9,9 @@ a test) the same text comes out plain.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from rich import box
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -109,7 +108,21 @@ def hand_entries(hand: Sequence[str], db: CardDB) -> list[str]:
 # --- the table --------------------------------------------------------------------------------
 
 
-def side_block(side: SideView, label: str, points: int | None, db: CardDB) -> list[RenderableType]:
+def side_rows(side: SideView, db: CardDB) -> list[tuple[str, str]]:
+    """A side's zones as labelled rows: active, inactive, and the hand when it is known."""
+    rows = [
+        ("active  ", joined(unit_groups(side.active, side.player))),
+        ("inactive", joined(unit_groups(side.inactive, side.player))),
+    ]
+    if side.hand is not None:
+        rows.append(("hand    ", joined(hand_entries(side.hand, db))))
+    return rows
+
+
+def side_block(
+    side: SideView, label: str, points: int | None, db: CardDB, hide: Collection[str] = ()
+) -> list[RenderableType]:
+    """A side's counts, then its zones, but for the rows in ``hide`` (``"rebel active"``...)."""
     head = Text(label, style=side_style(side.player))
     top = f" (top: {side.discard[-1]})" if side.discard else ""
     head.append(
@@ -118,31 +131,66 @@ def side_block(side: SideView, label: str, points: int | None, db: CardDB) -> li
     if points is not None:
         head.append(f" · {points} deploy points", style="bold")
     rows: list[tuple[str, str | Text]] = [
-        ("active  ", joined(unit_groups(side.active, side.player))),
-        ("inactive", joined(unit_groups(side.inactive, side.player))),
+        (label, text)
+        for label, text in side_rows(side, db)
+        if f"{side.player} {label.strip()}" not in hide
     ]
-    if side.hand is not None:
-        rows.append(("hand    ", joined(hand_entries(side.hand, db))))
-    return [head, labelled(rows)]
+    return [head, labelled(rows)] if rows else [head]
 
 
-def table(view: PlayerView, db: CardDB, computer: str) -> list[RenderableType]:
-    """The table as the person sees it: both sides, the battle in progress, spied hands."""
+def table_rows(view: PlayerView, db: CardDB) -> dict[str, str]:
+    """Every row ``table`` may show, by name (``"imperial inactive"``, ``"spied 5"``), to
+    tell which changed since the table was last shown."""
+    rows = {
+        f"{side.player} {label.strip()}": text
+        for side in (view.opponent, view.you)
+        for label, text in side_rows(side, db)
+    }
+    rows.update({f"spied {turn}": ", ".join(hand) for turn, hand in view.revealed_hands})
+    return rows
+
+
+def table(
+    view: PlayerView, db: CardDB, computer: str, hide: Collection[str] = ()
+) -> list[RenderableType]:
+    """The table as the person sees it: both sides, the battle in progress, spied hands;
+    but for the rows in ``hide`` (``table_rows``' names: those shown as they are now)."""
     whose = "your" if view.active_player == view.player else f"{view.active_player.capitalize()}'s"
     title = Text(f"Turn {view.turn}: {whose} turn, {view.phase} phase", style="bold")
-    out: list[RenderableType] = [Text(""), title]
-    out += side_block(view.opponent, f"{view.opponent.player.capitalize()} ({computer})", None, db)
-    out += side_block(view.you, f"{view.player.capitalize()} (you)", view.deploy_points, db)
-    if view.battle is not None:
-        lines = battle_lines(view.battle, view.active_player, view.step)
-        out.append(Text(lines[0], style="bold"))
-        rows = [line.strip().partition(": ") for line in lines[1:]]
-        out.append(labelled([(a + b.rstrip(), c) if b else ("", a) for a, b, c in rows]))
+    if hide:
+        title.append(" (unchanged zones left out; t: all)", style="dim")
+    out: list[RenderableType] = [title]
+    out += side_block(
+        view.opponent, f"{view.opponent.player.capitalize()} ({computer})", None, db, hide
+    )
+    out += side_block(view.you, f"{view.player.capitalize()} (you)", view.deploy_points, db, hide)
+    out += battle(view)
     for turn, hand in view.revealed_hands:
+        if f"spied {turn}" in hide:
+            continue
         seen = ", ".join(hand) or "no cards"
         spied = f"{view.opponent.player.capitalize()}'s hand on turn {turn}:"
         out.append(labelled([(spied, seen)], indent=0))
     return out
+
+
+def battle(view: PlayerView) -> list[RenderableType]:
+    """The battle in progress (nothing outside one): its head and a row a group."""
+    if view.battle is None:
+        return []
+    lines = battle_lines(view.battle, view.active_player, view.step)
+    rows = [line.strip().partition(": ") for line in lines[1:]]
+    return [
+        Text(lines[0], style="bold"),
+        labelled([(a + b.rstrip(), c) if b else ("", a) for a, b, c in rows]),
+    ]
+
+
+def battle_key(view: PlayerView) -> str | None:
+    """What ``battle`` would show, to tell whether it changed (None: no battle)."""
+    if view.battle is None:
+        return None
+    return "\n".join(battle_lines(view.battle, view.active_player, view.step))
 
 
 # --- decisions --------------------------------------------------------------------------------
@@ -162,24 +210,47 @@ def choice_text(action: ActionView, db: CardDB) -> str:
 
 
 def choices(
-    view: PlayerView, db: CardDB, numbers: Sequence[int] | None = None
+    view: PlayerView, db: CardDB, numbers: Sequence[int] | None = None, *, hint: bool = True
 ) -> list[RenderableType]:
     """The one-line question and the legal actions with their numbers (``numbers``, in the
-    order of the view's legal actions; default 1, 2, ...)."""
+    order of the view's legal actions; default 1, 2, ...), as few lines as they read well in:
+    choices that differ only in their card share a line (``deploy: 1. Rebel Soldier (cost 1,
+    1/0/1) · 2. Grav Cycles (...)``), and short choices all fit on one (``1. draw 1 · 2. draw
+    2``), on the question's line when they fit. ``hint``: say how to answer."""
     where = f"{view.phase} phase" + (
         f", {view.step}" if view.step.value != view.phase.value else ""
     )
     points = view.deploy_points
     left = "" if points is None else f", {points} point{'s' if points != 1 else ''} left"
     head = Text(f"Your move ({where}{left}):", style="bold")
-    head.append("  number or text; help: ?", style="dim")
+    if hint:
+        head.append("  number or text; help: ?", style="dim")
     shown = list(numbers) if numbers is not None else list(range(1, len(view.legal_actions) + 1))
-    width = len(str(max(shown, default=1)))
-    rows = [
-        (f"{n:>{width}}.", choice_text(a, db))
-        for n, a in zip(shown, view.legal_actions, strict=True)
-    ]
-    return [head, labelled(rows)]
+    rows: list[tuple[str, list[str]]] = []  # (the words the choices share, each choice)
+    for n, action in zip(shown, view.legal_actions, strict=True):
+        shared, rest = _split(action, db)
+        if shared and rows and rows[-1][0] == shared:
+            rows[-1][1].append(f"{n}. {rest}")
+        else:
+            rows.append((shared, [f"{n}. {rest}" if not shared else f"{n}. {rest}"]))
+    lines = [f"{shared}: " + " · ".join(items) if shared else items[0] for shared, items in rows]
+    # On the question's line(s) when the question and its choices take two lines at most.
+    if len(head) + sum(len(line) + 3 for line in lines) <= 150:
+        return [head.append(" " + " · ".join(lines))]
+    return [head, labelled([("", line) for line in lines], indent=1)]
+
+
+def _split(action: ActionView, db: CardDB) -> tuple[str, str]:
+    """A choice as the words it may share with others and its own: ``("deploy", "Rebel
+    Soldier (cost 1, 1/0/1)")``, or ``("", text)`` when its card does not end its text."""
+    text = choice_text(action, db)
+    card = action.card
+    if card is None or not action.text.endswith(" " + card):
+        return "", text
+    shared = action.text[: -len(card) - 1]
+    if any(c.isdigit() for c in shared):  # "block group 2 with": choices share "block"
+        shared = shared.split(" ", 1)[0]
+    return shared, text[len(shared) + 1 :].replace("  (", " (")
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -219,7 +290,7 @@ class BattleBook:
         if isinstance(event, self.KINDS):
             self.events.append(event)
 
-    def table(self, names: Sequence[str]) -> Table | None:
+    def table(self, names: Sequence[str]) -> Table | Group | None:
         """The table, once at least one group fought or got through; then the book is empty."""
         fought = [e for e in self.events if isinstance(e, ev.BattleResolved | ev.GotThrough)]
         if not fought:
@@ -230,15 +301,17 @@ class BattleBook:
             return None
         attacker = next(iter(attacks.values())).player
         out = Table(
-            box=box.SIMPLE_HEAD,
+            box=None,
             title=f"{('Rebel', 'Imperial')[attacker]} attack",
             title_justify="left",
             title_style=STYLES[attacker],
+            header_style="bold",
             show_edge=False,
             pad_edge=False,
             expand=False,
         )
         rows = [self._row(group, attack, names) for group, attack in attacks.items()]
+        caption = None
         columns = ("group", "attackers", "defenders", "result", "casualties", "damage")
         used = [k for k in range(len(columns)) if k < 4 or any(row[k] for row in rows)]
         for k in used:
@@ -247,13 +320,14 @@ class BattleBook:
             out.add_row(*(row[k] for k in used))
         for e in self.events:
             if isinstance(e, ev.DamageDealt):
-                out.caption = (
-                    f"{('Rebel', 'Imperial')[e.player]} discards {len(e.cards)} "
-                    f"({e.left} left in the deck)"
+                discarded = joined(grouped(names[c] for c in e.cards))
+                caption = (
+                    f"{('Rebel', 'Imperial')[e.player]} discards {discarded} from the deck "
+                    f"({e.left} left)"
                 )
-        out.caption_justify = "left"
         self.events.clear()
-        return out
+        # The deck hit on a line of its own (a table caption would wrap to the table's width).
+        return out if caption is None else Group(out, Text(caption))
 
     def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str, ...]:
         kind = ("ground", "space")[attack.kind]
