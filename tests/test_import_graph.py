@@ -261,12 +261,15 @@ def _side_name_literals(module: str) -> list[int]:
 
 
 def test_the_sides_names_are_spelled_out_once() -> None:
-    # One home (issue 14): engine/cards.py's SIDE_NAMES; the other names of it (FIRST_PLAYERS,
-    # env.AGENTS, server SEATS) are that tuple, not copies that could drift.
+    # One home (issues 14, 34): the Side enum of engine/enums.py; SIDE_NAMES and PLAYER_NAMES
+    # are derived from it, and the other names of it (FIRST_PLAYERS, env.AGENTS, server SEATS)
+    # are that tuple, not copies that could drift.
     spelled = [(m, line) for m in MODULES for line in _side_name_literals(m)]
-    assert [m for m, _ in spelled] == ["rebelspace.engine.cards"], spelled
-    from rebelspace.engine import SIDE_NAMES
+    assert spelled == [], spelled
+    from rebelspace.engine import PLAYER_NAMES, SIDE_NAMES
+    from rebelspace.engine.enums import Side
     from rebelspace.engine.options import FIRST_PLAYERS
     from rebelspace.server.games import SEATS
 
+    assert tuple(Side) == SIDE_NAMES and tuple(s.label for s in Side) == PLAYER_NAMES
     assert FIRST_PLAYERS is SIDE_NAMES and SEATS is SIDE_NAMES

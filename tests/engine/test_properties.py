@@ -35,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rebelspace.engine import (
+    Ability,
     ActionError,
     CardDB,
     IllegalActionError,
@@ -46,7 +47,8 @@ from rebelspace.engine import (
     replay,
     to_record,
 )
-from rebelspace.engine.events import PLAYER_NAMES, Event, render, to_json, visible_events
+from rebelspace.engine.enums import PLAYER_NAMES
+from rebelspace.engine.events import Event, render, to_json, visible_events
 from rebelspace.engine.rules.explain import HAND_KINDS, STEP_KINDS
 from rebelspace.engine.state import (
     BLOCK,
@@ -65,7 +67,6 @@ from rebelspace.engine.state import (
     GameState,
     Outcome,
 )
-from rebelspace.engine.tables import AB_CONVERT
 from rebelspace.engine.values import rating
 from tests.common import check_each, history_texts, per_profile, rules_options
 
@@ -270,7 +271,7 @@ def check_structure(game: GameState) -> None:
         if not attached:
             continue
         assert t.is_hero[u], f"{game.name(u)} is not a hero but carries cards"
-        markers = [c for c in attached if t.ability[c] == AB_CONVERT]
+        markers = [c for c in attached if t.ability[c] == Ability.CONVERT]
         assert len(markers) <= 1, f"{game.name(u)} carries two Convert/Traitor cards"
         if markers:
             assert t.owner[markers[0]] == in_play[u], f"{game.name(u)}'s marker is not its owner's"
@@ -279,7 +280,7 @@ def check_structure(game: GameState) -> None:
         for c in attached:
             if t.is_psion[c]:
                 assert attacking and c in psion_cards, f"{game.name(c)} stays attached (R24)"
-            elif t.ability[c] != AB_CONVERT:
+            elif t.ability[c] != Ability.CONVERT:
                 assert t.is_attachment[c], f"{game.name(c)} is attached to {game.name(u)}"
     for p in (0, 1):
         unknown = Counter(game.known[p]) - Counter(t.type_of[c] for c in game.hand[1 - p])

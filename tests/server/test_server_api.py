@@ -310,6 +310,20 @@ def test_the_card_catalogue_lists_every_card_as_printed(client: TestClient) -> N
     assert all(c["keywords"] == sorted(c["keywords"]) for c in cards)
 
 
+def test_the_card_catalogue_carries_each_abilitys_words_from_its_effect(
+    client: TestClient,
+) -> None:
+    by_name = {c["name"]: c for c in client.get("/api/cards").json()["cards"]}
+    convert, trap, spies = by_name["Convert"], by_name["Trap"], by_name["Rebel Spies"]
+    assert convert["ability_when"] == "end"
+    assert convert["ability_menu"] == "take control of {target}"
+    assert "R28" in convert["ability_words"]
+    assert trap["ability_when"] == "defending" and trap["ability_menu"] is None
+    assert spies["ability_when"] == "end" and spies["ability_menu"] is None
+    soldier = by_name["Rebel Soldier"]
+    assert soldier["ability_words"] is soldier["ability_when"] is soldier["ability_menu"] is None
+
+
 SURPRISE_ATTACK = {
     "seed": 4,
     "phase": "attack",

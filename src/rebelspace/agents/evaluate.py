@@ -24,8 +24,7 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rebelspace.engine import GameState
-from rebelspace.engine.tables import TRICK_ABILITIES
+from rebelspace.engine import TRICK_ABILITIES, GameState
 
 DRAWS_PER_TURN = 1.5  # players draw 1 or 2
 DAMAGE_SHARE = 0.6  # the race's share of the damage in play that gets through, on average

@@ -17,8 +17,10 @@ rules as questions (``can_start_group``, ``can_join_group``, ``casualty_candidat
 typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and friends).
 """
 
+from .abilities import EFFECTS, TRICK_ABILITIES, Effect, Pool, When, effect_of
 from .actions import BATTLE_CARD_KINDS, Action, ActionSpace, Kind
-from .cards import IMPERIAL, REBEL, SIDE_NAMES, CardDB, CardType, load_cards
+from .cards import IMPERIAL, REBEL, CardDB, CardType, load_cards
+from .enums import PLAYER_NAMES, SIDE_NAMES
 from .errors import (
     ActionError,
     CardDataError,
@@ -30,7 +32,6 @@ from .errors import (
 )
 from .events import (
     EVENT_TYPES,
-    PLAYER_NAMES,
     PUBLIC,
     BattleResult,
     EndReason,
@@ -87,6 +88,7 @@ from .views import (
 
 __all__ = [
     "BATTLE_CARD_KINDS",
+    "EFFECTS",
     "EVENT_TYPES",
     "IMPERIAL",
     "PLAYER_NAMES",
@@ -94,6 +96,7 @@ __all__ = [
     "REBEL",
     "SIDE_NAMES",
     "STEP_NAMES",
+    "TRICK_ABILITIES",
     "Ability",
     "Action",
     "ActionError",
@@ -106,6 +109,7 @@ __all__ = [
     "CardDataError",
     "CardType",
     "DamagePreview",
+    "Effect",
     "EndReason",
     "Event",
     "GameContext",
@@ -120,6 +124,7 @@ __all__ = [
     "Outcome",
     "PhaseName",
     "PlayerView",
+    "Pool",
     "RebelSpaceError",
     "RecordError",
     "RulesOptions",
@@ -131,6 +136,7 @@ __all__ = [
     "StepName",
     "UnitStats",
     "UnitView",
+    "When",
     "can_join_group",
     "can_start_group",
     "casualty_candidates",
@@ -138,6 +144,7 @@ __all__ = [
     "damage",
     "damage_preview",
     "default_cards",
+    "effect_of",
     "defenders",
     "event_json",
     "group_damage",

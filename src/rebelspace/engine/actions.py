@@ -58,8 +58,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
+from .abilities import Target
 from .errors import InvalidActionError
-from .tables import AB_CONVERT, AB_SABOTEUR, TRICK_ABILITIES, Tables
+from .tables import Tables
 
 
 class Kind(IntEnum):
@@ -122,6 +123,13 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _target_of(tables: Tables, card_type: int) -> Target:
+    """The target of an end-phase card played on a target (``Tables.end_types``)."""
+    effect = tables.type_effect[card_type]
+    assert effect is not None and effect.target is not None
+    return effect.target
 
 
 class ActionSpace:
@@ -255,10 +263,9 @@ class ActionSpace:
         names = tables.names
         # Per card type, not per copy: a type with no copies still has its ids, so the
         # action space of an edited card list keeps the same layout.
-        for t in range(len(names)):
-            if tables.type_ability[t] not in TRICK_ABILITIES:
-                continue
-            add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
+        for t, effect in enumerate(tables.type_effect):
+            if effect is not None and effect.is_trick:
+                add(Kind.PLAY_TRICK, f"play {names[t]}", card=t)
         for t in tables.psion_types:
             for h in tables.hero_types:
                 add(Kind.PLAY_PSION, f"play {names[t]} on {names[h]}", card=t, target=h)
@@ -270,7 +277,7 @@ class ActionSpace:
     def _add_deploy_and_end(add: Callable[..., None], tables: Tables) -> None:
         """Deploying and attaching, end-phase cards, the end of the turn and discards."""
         names = tables.names
-        ability_of = tables.type_ability
+        effects = tables.type_effect
         all_types = range(len(names))
         for t in all_types:
             add(Kind.DEPLOY, f"deploy {names[t]}", card=t)
@@ -278,12 +285,11 @@ class ActionSpace:
             for h in tables.hero_types:
                 add(Kind.ATTACH, f"attach {names[t]} to {names[h]}", card=t, target=h)
         add(Kind.DONE_DEPLOYING, "done deploying")
-        for t in all_types:
-            ability = ability_of[t]
-            if ability and ability not in TRICK_ABILITIES and t not in tables.end_types:
+        for t, effect in enumerate(effects):
+            if effect is not None and not effect.is_trick and effect.target is None:
                 add(Kind.PLAY_END, f"play {names[t]}", card=t)
         for t in tables.end_types:
-            word = "on" if ability_of[t] in (AB_CONVERT, AB_SABOTEUR) else "for"
+            word = _target_of(tables, t).word
             for u in all_types:
                 add(Kind.PLAY_END_ON, f"play {names[t]} {word} {names[u]}", card=t, target=u)
         add(Kind.END_TURN, "end turn")
@@ -294,7 +300,8 @@ class ActionSpace:
     def _add_copies(add: Callable[..., None], tables: Tables, max_groups: int) -> None:
         """The copy actions of copied heroes (module docstring, "Copies")."""
         names = tables.names
-        converts = [t for t in tables.end_types if tables.type_ability[t] == AB_CONVERT]
+        # End-phase cards played on a hero in play (R28): there, copies can differ.
+        on_heroes = [t for t in tables.end_types if _target_of(tables, t).pool.copies_differ]
         for h, count in sorted(tables.copied_heroes.items()):
             for k in range(1, count + 1):
                 hero = f"{names[h]} #{k}"
@@ -311,8 +318,11 @@ class ActionSpace:
                     add(Kind.ATTACH, f"attach {names[t]} to {hero}", card=t, target=h, copy=k)
                 for t in tables.psion_types:
                     add(Kind.PLAY_PSION, f"play {names[t]} on {hero}", card=t, target=h, copy=k)
-                for t in converts:
-                    add(Kind.PLAY_END_ON, f"play {names[t]} on {hero}", card=t, target=h, copy=k)
+                for t in on_heroes:
+                    word = _target_of(tables, t).word
+                    add(
+                        Kind.PLAY_END_ON, f"play {names[t]} {word} {hero}", card=t, target=h, copy=k
+                    )
 
     def id_of(
         self,

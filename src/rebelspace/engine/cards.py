@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from rebelspace.engine.errors import CardDataError
+from .abilities import ABILITY_NOTES
+from .enums import IMPERIAL, REBEL, SIDE_NAMES
+from .errors import CardDataError
 
 __all__ = [
     "ABILITIES",
@@ -57,11 +59,6 @@ __all__ = [
     "load_cards",
 ]
 
-# Side indices: used to index per-player structures throughout the engine.
-REBEL, IMPERIAL = 0, 1
-#: The sides' names in data, options, views and commands, by side index: the one definition
-#: (engine.SIDE_NAMES); FIRST_PLAYERS, the env's AGENTS and the server's SEATS are this tuple.
-SIDE_NAMES = ("rebel", "imperial")
 
 # Kinds (R2). G/S units are both ground and space units.
 HERO, GROUND, SPACE, GS = "hero", "ground", "space", "gs"
@@ -99,17 +96,8 @@ KEYWORD_NOTES: Mapping[str, str] = {
     "Attach to Hero": "attach_to_hero",
 }
 
-#: Notes text of action cards (exact, case-sensitive) -> ability key (R26-R30).
-ABILITY_NOTES: Mapping[str, str] = {
-    "Take any Hero from your discard and put it in your hand": "hero_from_discard",
-    "Take any Hero from your deck and put it in your hand": "hero_from_deck",
-    "Take control of opposing Hero for rest of game": "convert",
-    "All attacking units get Ground or Space +2": "surprise_attack",
-    "Rebels get an extra Attack Phase": "extra_attack",
-    "Look at opponents hand": "spy",
-    "Destroy one opposing facility": "saboteur",
-    "All defending units get Ground or Space +2": "trap",
-}
+# ABILITY_NOTES (notes text of action cards -> ability key, R26-R30) comes from the abilities
+# themselves (engine/abilities/): each ability's module says which Notes text gives it.
 
 KEYWORDS = frozenset(KEYWORD_NOTES.values())
 ABILITIES = frozenset(ABILITY_NOTES.values())

@@ -26,10 +26,9 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from .cards import SIDE_NAMES
+from .enums import PLAYER_NAMES, SIDE_NAMES
 
 PUBLIC = -1  # visible to everyone
-PLAYER_NAMES = ("Rebel", "Imperial")  # as the log names the players
 KIND_NAMES = ("ground", "space")
 
 
@@ -547,7 +546,8 @@ def render(e: Event, names: Sequence[str]) -> str:
 
 
 def _p(e: Any) -> str:
-    return PLAYER_NAMES[e.player]
+    name: str = PLAYER_NAMES[e.player]
+    return name
 
 
 # Each event type's line of the log (render).

@@ -62,7 +62,6 @@ from .state import (
     GameState,
     context_for,
 )
-from .tables import AB_CONVERT
 
 PHASES = ("draw", "attack", "deploy", "end")
 BATTLE_STEPS = {"form groups": FORM, "block": BLOCK, "target": TARGET, "tricks": TRICKS}
@@ -263,7 +262,8 @@ class _Builder:
         markers = 0
         for j, c in enumerate(cards):
             where = f"{field}.attachments[{j}]"
-            if t.ability[c] == AB_CONVERT:  # R28: the card that took the hero
+            effect = t.type_effect[t.type_of[c]]
+            if effect is not None and effect.stays:  # R28: the card that took the hero
                 markers += 1
                 if t.owner[c] != p or markers > 1:
                     self.fail(

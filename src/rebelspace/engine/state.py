@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .actions import Action, ActionSpace
 from .cache import per_object
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
+from .enums import PLAYER_NAMES
 from .errors import IllegalActionError, InvalidActionError
 from .events import (
-    PLAYER_NAMES,
     EndReason,
     Event,
     GameOver,

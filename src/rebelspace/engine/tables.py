@@ -9,49 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import TypeVar
 
+from .abilities import BY_KEY, Ability, Effect
 from .cards import ACTION, ATTACHMENT, GS, HERO, PSION, REBEL, SPACE, CardDB, CardType
 
 _T = TypeVar("_T")
 
 
-class Ability(IntEnum):
-    """Ability codes of action cards (``Tables.ability``, ``Tables.type_ability``)."""
-
-    NONE = 0
-    HERO_FROM_DISCARD = 1  # R26 Medi-Bot, Cybernetics
-    HERO_FROM_DECK = 2  # R26 Recruit, Shuttle
-    CONVERT = 3  # R28 Convert, Traitor
-    SURPRISE = 4  # R30 Surprise Attack
-    EXTRA_ATTACK = 5  # R22 Multiple Targets
-    SPY = 6  # R27 Spies
-    SABOTEUR = 7  # R29
-    TRAP = 8  # R30
-
-
-# Plain ints for the rules' hot paths; equal to the Ability members.
-AB_NONE, AB_HERO_FROM_DISCARD, AB_HERO_FROM_DECK, AB_CONVERT = 0, 1, 2, 3
-AB_SURPRISE, AB_EXTRA_ATTACK, AB_SPY, AB_SABOTEUR, AB_TRAP = 4, 5, 6, 7, 8
-ABILITY_CODES = {
-    "hero_from_discard": AB_HERO_FROM_DISCARD,
-    "hero_from_deck": AB_HERO_FROM_DECK,
-    "convert": AB_CONVERT,
-    "surprise_attack": AB_SURPRISE,
-    "extra_attack": AB_EXTRA_ATTACK,
-    "spy": AB_SPY,
-    "saboteur": AB_SABOTEUR,
-    "trap": AB_TRAP,
-}
-# R25: end-phase cards; R17: attack-phase (battle trick) cards other than psion cards.
-END_PHASE_ABILITIES = frozenset(
-    {AB_HERO_FROM_DISCARD, AB_HERO_FROM_DECK, AB_CONVERT, AB_SPY, AB_SABOTEUR}
-)
-TRICK_ABILITIES = frozenset({AB_SURPRISE, AB_EXTRA_ATTACK, AB_TRAP})
-TARGETED_END_ABILITIES = frozenset(
-    {AB_HERO_FROM_DISCARD, AB_HERO_FROM_DECK, AB_CONVERT, AB_SABOTEUR}
-)
+__all__ = ["Ability", "Tables"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,12 +52,13 @@ class Tables:
     extra_draw: tuple[bool, ...]
     ion_cannon: tuple[bool, ...]
     shields: tuple[bool, ...]
-    ability: tuple[int, ...]
+    ability: tuple[int, ...]  # the ``Ability`` code, Ability.NONE for cards without one
     type_ability: tuple[int, ...]  # per card type index
+    type_effect: tuple[Effect | None, ...]  # per card type index: its ability (abilities/)
     hero_types: tuple[int, ...]
     psion_types: tuple[int, ...]
     attachment_types: tuple[int, ...]
-    end_types: tuple[int, ...]  # action cards with a target (R26, R28, R29)
+    end_types: tuple[int, ...]  # action cards played on a target in the end phase (R26, R28, R29)
     max_draw: int  # most cards a player could ever draw in one turn (R8)
     # Hero types with two or more copies (only in edited lists): their copies can differ in
     # play (attachments, zone, group), so actions may name one copy (actions.py, "copies").
@@ -116,7 +83,9 @@ class Tables:
             per_type = [pred(ct) for ct in types]
             return tuple(per_type[t] for t in type_of)
 
-        ability_of_type = [ABILITY_CODES.get(ct.ability or "", AB_NONE) for ct in types]
+        effects = [None if ct.ability is None else BY_KEY[ct.ability] for ct in types]
+        # Plain ints, as the rules' hot paths and the learnt features read them.
+        ability_of_type = [int(Ability.NONE if e is None else e.ability) for e in effects]
         return cls(
             db=db,
             n=len(type_of),
@@ -153,11 +122,14 @@ class Tables:
             shields=col(lambda ct: "shields" in ct.keywords),
             ability=col(lambda ct: ability_of_type[ct.index]),
             type_ability=tuple(ability_of_type),
+            type_effect=tuple(effects),
             hero_types=tuple(ct.index for ct in types if ct.kind == HERO),
             psion_types=tuple(ct.index for ct in types if ct.kind == PSION),
             attachment_types=tuple(ct.index for ct in types if ct.kind == ATTACHMENT),
             end_types=tuple(
-                ct.index for ct in types if ability_of_type[ct.index] in TARGETED_END_ABILITIES
+                ct.index
+                for ct, e in zip(types, effects, strict=True)
+                if e is not None and not e.is_trick and e.target is not None
             ),
             max_draw=draw_max + sum(ct.count for ct in types if "extra_draw" in ct.keywords),
             copied_heroes={ct.index: ct.count for ct in types if ct.kind == HERO and ct.count > 1},

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from rebelspace.engine import CardDB, RulesOptions, to_record
+from rebelspace.engine import EFFECTS, CardDB, RulesOptions, to_record
 from rebelspace.extras import raise_missing
 from rebelspace.play.ratings import level_ratings
 
@@ -260,9 +260,20 @@ def card_catalogue(db: CardDB) -> list[dict[str, Any]]:
             "notes": t.notes,
             "keywords": sorted(t.keywords),
             "ability": t.ability,
+            **_ability_fields(t.ability),
         }
         for t in db
     ]
+
+
+def _ability_fields(key: str | None) -> dict[str, str | None]:
+    """What the browser shows of an action card's ability, from its effect (engine/abilities/):
+    its words, when it is played, and the words of its action on a target."""
+    effect = next((e for e in EFFECTS if e.key == key), None)
+    if effect is None:
+        return {"ability_words": None, "ability_when": None, "ability_menu": None}
+    menu = None if effect.target is None else effect.target.menu
+    return {"ability_words": effect.words, "ability_when": effect.when.wire, "ability_menu": menu}
 
 
 def bearer(request: Request) -> str | None:

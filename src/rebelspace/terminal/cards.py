@@ -3,12 +3,12 @@
 Everything here comes from the card data (``CardType``: type, cost, ratings, the keywords
 and the ability its notes give, R2/R3); the words for each keyword and ability are the ones
 of the rules' tables (``docs/rules.md``, "Cards and card types" and "Card abilities"), with
-the ruling to read for the details.
+the ruling to read for the details. An ability's words are its effect's (engine/abilities/).
 """
 
 from __future__ import annotations
 
-from rebelspace.engine import PLAYER_NAMES, CardDB
+from rebelspace.engine import EFFECTS, PLAYER_NAMES, CardDB
 from rebelspace.engine.cards import ACTION, ATTACHMENT, GROUND, GS, HERO, PSION, SPACE, CardType
 
 KIND_WORDS: dict[str, str] = {
@@ -43,23 +43,8 @@ KEYWORD_WORDS: dict[str, str] = {
     "(R23, R13).",
 }
 
-#: What each action card's ability does (the "Card abilities" table): when, and what.
-ABILITY_WORDS: dict[str, str] = {
-    "hero_from_discard": "End phase: take a hero from your discard pile into your hand; the "
-    "hero is shown to both players (R26).",
-    "hero_from_deck": "End phase: take a hero from your deck into your hand, then shuffle the "
-    "deck; the hero is shown to both players. Taking your deck's last card loses (R26, R9).",
-    "convert": "End phase: take control of an opposing hero in play, with its attachments, "
-    "for the rest of the game; a later Convert or Traitor can take it back (R28).",
-    "surprise_attack": "Battle tricks, when you attack: every attacking unit gets +2 to its "
-    "battle rating for the rest of this attack phase; copies stack (R30).",
-    "trap": "Battle tricks, when you defend: every defending unit (targets included) gets +2 "
-    "to its battle rating for the rest of this attack phase; copies stack (R30).",
-    "extra_attack": "Battle tricks, when you attack: one more attack phase right after this "
-    "one, with the units still in your Active Zone (R22, R36).",
-    "spy": "End phase: look at the opponent's hand as it is now (R27).",
-    "saboteur": "End phase: destroy one opposing Facility in play (R29).",
-}
+#: What each action card's ability does, when, and what: its effect's words (engine/abilities/).
+ABILITY_WORDS: dict[str, str] = {e.key: e.words for e in EFFECTS}
 
 PSION_WORDS = (
     "Played free in battle tricks onto one of your Psionic heroes in a battle group: its "

@@ -40,17 +40,14 @@ export function placeOf(action) {
 }
 
 /**
- * Words for an end-phase card played on or for another card: Convert and Saboteur act on a
- * card in play; the searches (Recruit, Shuttle, Medi-Bot, Cybernetics) take a hero into the
- * hand. Told apart by the catalogue's ability key of the card played.
+ * Words for an end-phase card played on or for another card: the catalogue's
+ * `ability_menu`, the words of the card's ability (engine/abilities/), e.g. "take control of
+ * {target}".
  */
 function playEndOnLabel(action) {
-  const ability = cardInfo(action.card).ability;
+  const menu = cardInfo(action.card).ability_menu;
   const target = named(action.target, action);
-  if (ability === "hero_from_deck") return `Play ${action.card}: take ${target} from your deck into your hand`;
-  if (ability === "hero_from_discard") return `Play ${action.card}: take ${target} from your discard pile into your hand`;
-  if (ability === "convert") return `Play ${action.card}: take control of ${target}`;
-  if (ability === "saboteur") return `Play ${action.card}: destroy ${target}`;
+  if (menu) return `Play ${action.card}: ${menu.replace("{target}", target)}`;
   return `Play ${action.card} on ${target}`;
 }
 

@@ -58,7 +58,7 @@ const KEYWORD_LABEL = {
 function timing(card) {
   if (card.kind === "psion") return "Play in a battle on your Psionic hero";
   if (card.kind === "attachment") return "Deploy onto one of your heroes";
-  if (["surprise_attack", "trap", "extra_attack"].includes(card.ability)) return "Play during an attack";
+  if (card.ability_when === "attacking" || card.ability_when === "defending") return "Play during an attack";
   if (card.kind === "action") return "Play in your end phase";
   return "";
 }

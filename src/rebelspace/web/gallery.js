@@ -23,18 +23,6 @@ const KEYWORD_TEXT = {
   attach_to_hero: ["Attach to Hero", "deployed onto one of your heroes; adds its ratings (R13, R23)"],
 };
 
-// When and how each action ability is used (docs/rules.md "Card abilities").
-const ABILITY_WHEN = {
-  hero_from_discard: "End phase: a hero from your discard pile to your hand, shown to both players (R26).",
-  hero_from_deck: "End phase: a hero from your deck to your hand, shown to both players; the deck is shuffled (R26).",
-  convert: "End phase: take an opposing hero in play, with its attachments, for the rest of the game (R28).",
-  surprise_attack: "Battle tricks, as the attacker: +2 to every attacking unit this attack phase; no Damage bonus (R30).",
-  extra_attack: "Battle tricks, as the attacker: one more attack phase after this one (R22, R36).",
-  spy: "End phase: look at the opponent's hand, once (R27).",
-  saboteur: "End phase: destroy one opposing Facility in play (R29).",
-  trap: "Battle tricks, as the defender: +2 to every defending unit this attack phase; no Damage bonus (R30).",
-};
-
 const SIDES = [["", "Both sides"], ["rebel", "Rebel"], ["imperial", "Imperial"]];
 const KINDS = [
   ["", "All types"],
@@ -57,7 +45,8 @@ export function cardText(card) {
     const [label, meaning] = KEYWORD_TEXT[k] || [k, ""];
     lines.push(meaning ? `${label}: ${meaning}.` : `${label}.`);
   }
-  if (card.ability) lines.push(`${card.notes}. ${ABILITY_WHEN[card.ability] || ""}`.trim());
+  // When and how an action ability is used: its effect's words (the catalogue's ability_words).
+  if (card.ability) lines.push(`${card.notes}. ${card.ability_words || ""}`.trim());
   else if (card.kind === "psion") lines.push("Played free in battle tricks on your Psionic hero in a battle group; its ratings add to the hero's until the attack phase ends (R24).");
   else if (card.kind === "attachment" && !(card.keywords || []).length) lines.push("Deployed onto one of your heroes; adds its ratings to the hero's (R13, R23).");
   return lines;

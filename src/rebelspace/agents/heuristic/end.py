@@ -1,13 +1,18 @@
 """The END and DISCARD steps: Convert/Traitor on the best opposing hero, Medi-Bot/Cybernetics
 for the best hero in the discard pile, Recruit/Shuttle for the best hero in the deck (not when
 the deck is low), Saboteur on the most valuable facility, Spies on a hand worth seeing; then
-end the turn and discard the least useful cards."""
+end the turn and discard the least useful cards.
+
+Cards are weighed by what their ability's effect says it does (engine/abilities/: where its
+targets are, whether it shows a hand, whether it is a battle trick), never by which ability it
+is, so a card with an existing ability, or a new ability of a known shape, is weighed without
+code here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rebelspace.engine import Ability, GameState, Kind
+from rebelspace.engine import Effect, GameState, Kind, Pool
 
 from .deploy import deploy_use
 from .facts import CardFacts, card_facts, worth
@@ -39,25 +44,28 @@ def _end_gain(s: GameState, f: CardFacts, a: int, heroes_in_hand: int) -> float:
     """What playing end-of-turn action ``a`` gains."""
     t = s.ctx.tables
     kind, card, _, target, _ = s.ctx.space.decoded[a]
-    ability = f.ability_of_type[card]
+    effect = t.type_effect[card]
     p = s.player
     o = 1 - p
-    if kind == Kind.PLAY_END and ability == Ability.SPY:
+    if effect is None:
+        return 0.0
+    if kind == Kind.PLAY_END and effect.reveals_hand:
         hand = len(s.hand[o])
         return SPY_GAIN if hand >= SPY_MIN_HAND and len(s.known[p]) < hand else 0.0
-    if kind != Kind.PLAY_END_ON:
+    if kind != Kind.PLAY_END_ON or effect.target is None:
         return 0.0
     i = f.first_of_type[target]
-    if ability == Ability.CONVERT:
+    pool = effect.target.pool
+    if pool is Pool.OPPOSING_HEROES:  # control taken: a double swing
         u = next(x for z in (s.active[o], s.inactive[o]) for x in z if t.type_of[x] == target)
         return CONVERT_GAIN + worth(s, f, u)
-    if ability == Ability.HERO_FROM_DISCARD:
+    if pool is Pool.OWN_DISCARD_HEROES:
         return HERO_FROM_DISCARD_GAIN + f.use[i] - heroes_in_hand
-    if ability == Ability.HERO_FROM_DECK:
+    if pool is Pool.OWN_DECK_HEROES:
         deck_ok = len(s.deck[p]) > RECRUIT_MIN_DECK
         wanted = heroes_in_hand < RECRUIT_MAX_HEROES_IN_HAND
         return HERO_FROM_DECK_GAIN + f.use[i] if deck_ok and wanted else 0.0
-    if ability == Ability.SABOTEUR:
+    if pool is Pool.OPPOSING_FACILITIES:  # destroyed
         my_ships = any(t.ship[u] for z in (s.active[p], s.inactive[p]) for u in z)
         useless = (t.ion_cannon[i] or t.shields[i]) and not my_ships
         return f.worth[i] - SABOTEUR_USELESS_PENALTY if useless else f.worth[i]
@@ -89,15 +97,23 @@ def keep(s: GameState, f: CardFacts, c: int, p: int) -> float:
         return f.use[c] if heroes else KEEP_ATTACHMENT_WITHOUT_HERO
     if t.is_psion[c]:
         return KEEP_PSION if any(t.psionic[u] for u in mine) else KEEP_PSION_WITHOUT_PSIONIC
-    ab = t.ability[c]
-    if ab == Ability.CONVERT:
+    return _keep_action(s, t.type_effect[t.type_of[c]], o)
+
+
+def _keep_action(s: GameState, effect: Effect | None, o: int) -> float:
+    """How much a player wants to keep an action card with ``effect`` (``o``: the opponent)."""
+    t = s.ctx.tables
+    if effect is None:
+        return KEEP_SPY
+    pool = None if effect.target is None else effect.target.pool
+    if pool is Pool.OPPOSING_HEROES:
         return KEEP_CONVERT
-    if ab in (Ability.HERO_FROM_DECK, Ability.HERO_FROM_DISCARD):
+    if pool in (Pool.OWN_DECK_HEROES, Pool.OWN_DISCARD_HEROES):
         return KEEP_HERO_FETCH
-    if ab == Ability.SABOTEUR:
+    if pool is Pool.OPPOSING_FACILITIES:
         facility = any(t.facility[u] for z in (s.active[o], s.inactive[o]) for u in z)
         return KEEP_SABOTEUR if facility else KEEP_SABOTEUR_WITHOUT_TARGET
-    if ab in (Ability.SURPRISE, Ability.TRAP, Ability.EXTRA_ATTACK):
+    if effect.is_trick:
         return KEEP_BATTLE_TRICK
     return KEEP_SPY
 

@@ -208,17 +208,20 @@ def _extra_attack_gain(s: GameState, play: int, style: Style) -> float:
     return planned_value(c, style)
 
 
-def _trick_gain(s: GameState, f: CardFacts, card: int, judge: Judge) -> float | None:
+def _trick_gain(s: GameState, card: int, judge: Judge) -> float | None:
     """What playing the battle trick of type ``card`` gains, or None for no trick we play."""
     t = s.ctx.tables
     q = s.to_move
-    ability = f.ability_of_type[card]
-    if ability == Ability.SURPRISE:
+    # Weighed by what the trick's effect changes (engine/abilities/), not by which it is.
+    effect = t.type_effect[card]
+    if effect is None:
+        return None
+    if effect.attack_bonus:
         boost = Boost(s.atk_bonus + SURPRISE_BONUS, s.def_bonus)
         return _answered(s, q, boost, judge) - judge.base
-    if ability == Ability.TRAP:
+    if effect.defense_bonus:
         return _answered(s, q, Boost(s.atk_bonus, s.def_bonus + TRAP_BONUS), judge) - judge.base
-    if ability == Ability.EXTRA_ATTACK:
+    if effect.extra_attacks:
         if judge.style.extra_attack_plan:
             return _extra_attack_gain(s, s.ctx.space.trick_id[card], judge.style)
         free = [u for u in s.active[s.player] if t.can_attack[u] and not s.busy[u]]
@@ -266,7 +269,7 @@ def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
         kind, card, _, hero_type, _ = dec[a]
         gain: float | None = None
         if kind == Kind.PLAY_TRICK:
-            gain = _trick_gain(s, f, card, judge)
+            gain = _trick_gain(s, card, judge)
         elif kind == Kind.PLAY_PSION:
             gain = _psion_gain(s, f, card, hero_type, judge)
         if gain is not None and gain > best_gain:

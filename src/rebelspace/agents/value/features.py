@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import math
 
-from rebelspace.engine import GameState
-from rebelspace.engine.tables import TRICK_ABILITIES
+from rebelspace.engine import TRICK_ABILITIES, GameState
 
 from ..evaluate import DRAWS_PER_TURN, HAND_DAMAGE, Board, board, race_score, threat
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..abilities import When, play_card
 from ..events import (
     Attacked,
     Blocked,
@@ -17,11 +18,9 @@ from ..events import (
     IonCannonFired,
     PsionPlayed,
     Targeted,
-    TrickPlayed,
     UnitAdded,
 )
 from ..state import GROUND_BATTLE, SPACE_BATTLE
-from ..tables import AB_EXTRA_ATTACK, AB_SURPRISE, AB_TRAP
 from ..values import NO_TARGET, group_value
 from .copies import copy_actions
 
@@ -314,7 +313,8 @@ def legal_tricks(s: GameState) -> list[int]:
     out = [space.pass_]
     seen: set[int] = set()
     heroes: list[int] | None = None
-    type_of, ability = t.type_of, t.ability
+    type_of, effects = t.type_of, t.type_effect
+    when = When.ATTACKING if attacking else When.DEFENDING
     for c in s.hand[q]:
         ct = type_of[c]
         if ct in seen:
@@ -341,27 +341,15 @@ def legal_tricks(s: GameState) -> list[int]:
                     ]
                     out += copy_actions(s, q, riders, [space.psion_id[(ct, h)]])
             continue
-        ab = ability[c]
-        if (ab in (AB_SURPRISE, AB_EXTRA_ATTACK)) and attacking or ab == AB_TRAP and not attacking:
+        effect = effects[ct]
+        if effect is not None and effect.when is when:
             out.append(space.trick_id[ct])
     return out
 
 
 def play_trick(s: GameState, card: int) -> None:
-    """R30, R22: the player to move plays Surprise Attack, Trap or Multiple Targets."""
-    t = s.ctx.tables
-    q = s.to_move
-    c = s.take_from_hand(q, card)
-    ab = t.ability[c]
-    if ab == AB_SURPRISE:
-        s.atk_bonus += 2
-    elif ab == AB_TRAP:
-        s.def_bonus += 2
-    else:
-        s.extra_attacks += 1
-    s.to_discard(c)  # R31
-    if s.events is not None:
-        s.emit(TrickPlayed(q, card))
+    """R17: the player to move plays a battle trick (R22, R30; its effect, engine/abilities/)."""
+    play_card(s, s.to_move, card, -1, -1)
 
 
 def play_psion(s: GameState, card: int, hero_type: int, unit: int) -> None:

@@ -98,6 +98,8 @@ def chosen(s: GameState, kind: int, card: int, target: int, k: int) -> int:
         return nth(s, attacker if s.cas.side == 0 else 1 - attacker, card, k)
     if kind in (Kind.ATTACH, Kind.PLAY_PSION):
         return nth(s, s.to_move, target, k)
-    if kind == Kind.PLAY_END_ON:  # R28: Convert or Traitor on an opposing hero
-        return nth(s, 1 - s.player, target, k)
+    if kind == Kind.PLAY_END_ON:  # an end-phase card on a hero in play (R28): its pool's side
+        effect = s.ctx.tables.type_effect[card]
+        assert effect is not None and effect.target is not None
+        return nth(s, effect.target.pool.side(s.player), target, k)
     raise AssertionError(f"no copy actions of kind {kind}")

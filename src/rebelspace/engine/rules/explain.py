@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Kind
-from ..events import PLAYER_NAMES
+from ..enums import PLAYER_NAMES
 from ..state import (
     BLOCK,
     CASUALTY,

@@ -8,26 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..abilities import play_card
+from ..abilities.effect import find_in
 from ..events import (
     Attached,
     CardsSeen,
-    ControlTaken,
     Deployed,
     Drew,
     EndReason,
     HandLimitDiscard,
-    HeroTaken,
-    Sabotaged,
     Seen,
-    SpiesPlayed,
     StartingHand,
-)
-from ..tables import (
-    AB_CONVERT,
-    AB_HERO_FROM_DECK,
-    AB_HERO_FROM_DISCARD,
-    AB_SABOTEUR,
-    AB_SPY,
 )
 from .copies import copy_actions
 
@@ -133,14 +124,6 @@ def legal_deploy(s: GameState) -> list[int]:
     return out
 
 
-def find_in(cards: list[int], s: GameState, card_type: int) -> int:
-    type_of = s.ctx.tables.type_of
-    for c in cards:
-        if type_of[c] == card_type:
-            return c
-    raise AssertionError("legal action names a card that is not there")
-
-
 def do_deploy(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
     p = s.player
     c = s.take_from_hand(p, card)
@@ -166,129 +149,46 @@ def do_attach(
 
 
 def legal_end(s: GameState) -> list[int]:
+    """End turn, and each end-phase card in hand (R25) on each of its targets (its effect's
+    ``Target.pool``; engine/abilities/)."""
     t = s.ctx.tables
     space = s.ctx.space
     p = s.player
-    o = 1 - p
     out = [space.end_turn]
     seen: set[int] = set()
-    type_of, ability, is_hero = t.type_of, t.ability, t.is_hero
+    type_of, effects = t.type_of, t.type_effect
     for c in s.hand[p]:
-        ab = ability[c]
         ct = type_of[c]
-        if not ab or ct in seen:
+        effect = effects[ct]
+        if effect is None or ct in seen:
             continue
         seen.add(ct)
-        if ab == AB_SPY:
+        if effect.is_trick:
+            continue  # attack-phase cards (R17)
+        target = effect.target
+        if target is None:
             out.append(space.end_id[ct])
             continue
-        if ab == AB_CONVERT:
-            pool = [u for z in (s.active[o], s.inactive[o]) for u in z if is_hero[u]]
-        elif ab == AB_HERO_FROM_DECK:
-            pool = [u for u in s.deck[p] if is_hero[u]]
-        elif ab == AB_HERO_FROM_DISCARD:
-            pool = [u for u in s.discard[p] if is_hero[u]]
-        elif ab == AB_SABOTEUR:
-            pool = [u for z in (s.active[o], s.inactive[o]) for u in z if t.facility[u]]
-        else:
-            continue  # attack-phase cards (R17)
+        pool = target.pool.candidates(s, p)
         on = space.end_on_id
         for ht in sorted({type_of[u] for u in pool}):
             out.append(on[(ct, ht)])
-            if ab == AB_CONVERT and ht in t.copied_heroes:
+            if target.pool.copies_differ and ht in t.copied_heroes:
                 same = [u for u in pool if type_of[u] == ht]
-                out += copy_actions(s, o, same, [on[(ct, ht)]])
+                out += copy_actions(s, target.pool.side(p), same, [on[(ct, ht)]])
     return out
 
 
 def do_play_end(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
-    """R27 Spies: show the opponent's hand to the player, once."""
-    p = s.player
-    o = 1 - p
-    c = s.take_from_hand(p, card)
-    s.to_discard(c)
-    shown = tuple(sorted(s.name(x) for x in s.hand[o]))
-    s.seen[p].append((s.turn, shown))
-    s.known[p] = tuple(sorted(s.ctx.tables.type_of[x] for x in s.hand[o]))
-    if s.events is not None:
-        s.emit(SpiesPlayed(p, card))
-        by_name = sorted(types(s, s.hand[o]), key=s.ctx.tables.names.__getitem__)
-        s.emit(CardsSeen(p, o, tuple(by_name), Seen.SPIES))
+    """An end-phase card played without a target (R27 Spies)."""
+    play_card(s, s.player, card, -1, -1)
 
 
 def do_play_end_on(
     s: GameState, card: int, _group: int, target: int, _n: int, unit: int = -1
 ) -> None:
     """An end-phase card played on a card type ``target`` (R26, R28, R29)."""
-    p = s.player
-    c = s.take_from_hand(p, card)
-    ab = s.ctx.tables.ability[c]
-    if ab == AB_CONVERT:
-        _convert(s, c, card, target, unit)
-        return
-    s.to_discard(c)  # R31
-    if ab == AB_SABOTEUR:
-        _sabotage(s, card, target)
-    elif ab == AB_HERO_FROM_DECK:
-        _hero_from_deck(s, c, card, target)
-    elif ab == AB_HERO_FROM_DISCARD:
-        _hero_from_discard(s, card, target)
-    else:
-        raise AssertionError(f"no end-phase effect for ability {ab}")
-
-
-def _convert(s: GameState, c: int, card: int, target: int, unit: int) -> None:
-    """R28: Convert or Traitor ``c`` takes an opposing hero, and stays attached to it."""
-    t = s.ctx.tables
-    p = s.player
-    o = 1 - p
-    h = unit if unit >= 0 else find_in(s.active[o] + s.inactive[o], s, target)
-    s.remove_from_play(h)
-    s.inactive[p].append(h)
-    kept = []
-    for a in s.att[h]:
-        if t.ability[a] == AB_CONVERT:
-            s.to_discard(a)  # the latest Convert or Traitor wins
-        else:
-            kept.append(a)
-    kept.append(c)
-    s.att[h] = tuple(kept)
-    if s.events is not None:
-        s.emit(ControlTaken(p, card, target))
-
-
-def _sabotage(s: GameState, card: int, target: int) -> None:
-    """R29: Saboteur destroys an opposing Facility of type ``target``."""
-    p = s.player
-    o = 1 - p
-    h = find_in(s.inactive[o] + s.active[o], s, target)
-    s.destroy(h)
-    if s.events is not None:
-        s.emit(Sabotaged(p, card, target))
-
-
-def _hero_from_deck(s: GameState, c: int, card: int, target: int) -> None:
-    """R26: Recruit or Shuttle ``c`` takes a hero from the deck, which is then shuffled; R9 if
-    that empties it."""
-    p = s.player
-    h = find_in(s.deck[p], s, target)
-    s.deck[p].remove(h)
-    s.show_into_hand(p, h)
-    s.shuffle_deck(p)
-    if s.events is not None:
-        s.emit(HeroTaken(p, card, target, from_deck=True))
-    if not s.deck[p]:  # R9
-        s.finish(1 - p, EndReason.SEARCH, c)
-
-
-def _hero_from_discard(s: GameState, card: int, target: int) -> None:
-    """R26: a search card takes a hero from the discard pile."""
-    p = s.player
-    h = find_in(s.discard[p], s, target)
-    s.discard[p].remove(h)
-    s.show_into_hand(p, h)
-    if s.events is not None:
-        s.emit(HeroTaken(p, card, target, from_deck=False))
+    play_card(s, s.player, card, target, unit)
 
 
 def over_hand_limit(s: GameState) -> bool:
