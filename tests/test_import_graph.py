@@ -273,3 +273,57 @@ def test_the_sides_names_are_spelled_out_once() -> None:
 
     assert tuple(Side) == SIDE_NAMES and tuple(s.label for s in Side) == PLAYER_NAMES
     assert FIRST_PLAYERS is SIDE_NAMES and SEATS is SIDE_NAMES
+
+
+class _WithoutTypeOnly(ast.NodeTransformer):
+    """Drops every ``if TYPE_CHECKING:`` block, at any depth."""
+
+    def visit_If(self, node: ast.If) -> ast.AST | None:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return None if not node.orelse else node.orelse  # type: ignore[return-value]
+        return self.generic_visit(node)
+
+
+def _runtime_imports(module: str) -> Iterator[str]:
+    """The package modules ``module`` imports when it runs: every import, function-local ones
+    included, except those under ``if TYPE_CHECKING:``, which never run (with ``from __future__
+    import annotations`` an annotation is a string, so a type-only import orders nothing)."""
+    tree = _WithoutTypeOnly().visit(ast.parse(MODULES[module].read_text(encoding="utf-8")))
+    source = ast.unparse(ast.fix_missing_locations(tree))
+    for target, _name in imports_in(source, module, is_package=_is_package(module)):
+        if target in MODULES:
+            yield target
+
+
+def engine_module_graph() -> dict[str, set[str]]:
+    """Engine module -> the engine modules it imports at run time. A package's ``__init__``
+    is the package module; importing ``pkg.sub`` runs ``pkg`` first, so that counts too."""
+    engine = [m for m in MODULES if _unit(m) == "engine"]
+    graph: dict[str, set[str]] = {m: set() for m in engine}
+    for module in engine:
+        for target in _runtime_imports(module):
+            if _unit(target) != "engine" or target == module:
+                continue
+            graph[module].add(target)
+            parent = target.rpartition(".")[0]
+            if parent in graph and parent != module and not module.startswith(parent + "."):
+                graph[module].add(parent)
+    return graph
+
+
+def test_the_engine_has_no_import_cycle_between_its_modules() -> None:
+    # Issue 34: the last one was engine/state.py <-> engine/rules/ (state imported the rules at
+    # its end); the steps and their constants now live below both (engine/steps.py).
+    graph = engine_module_graph()
+    assert "rebelspace.engine.rules" in graph["rebelspace.engine.state"]
+    assert "rebelspace.engine.steps" in graph["rebelspace.engine.rules.flow"]
+    cycles = strongly_connected(graph)
+    assert not cycles, "import cycles inside the engine:\n" + "\n".join(
+        " <-> ".join(sorted(c)) for c in cycles
+    )
+
+
+def test_the_engine_cycle_check_skips_type_only_imports_and_sees_local_ones() -> None:
+    runtime = set(_runtime_imports("rebelspace.engine.rules.turn"))
+    assert "rebelspace.engine.state" not in runtime  # only under TYPE_CHECKING
+    assert "rebelspace.engine.views" in set(_runtime_imports("rebelspace.engine.state"))

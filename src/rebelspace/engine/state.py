@@ -12,9 +12,9 @@ import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from . import rules
 from .actions import Action, ActionSpace
 from .cache import per_object
 from .cards import IMPERIAL, REBEL, CardDB, load_cards
@@ -31,70 +31,65 @@ from .events import (
 )
 from .options import RulesOptions
 from .rng import seed_state, shuffle
+from .steps import (
+    BLOCK,
+    CASUALTY,
+    DEPLOY,
+    DISCARD,
+    DRAW,
+    END,
+    FORM,
+    GROUND_BATTLE,
+    ION,
+    OVER,
+    PHASE_OF_STEP,
+    SPACE_BATTLE,
+    STEP_NAMES,
+    TARGET,
+    TRICKS,
+    Casualties,
+    Step,
+)
 from .tables import Tables
 from .tally import Tally
 
 if TYPE_CHECKING:
     from .views import PlayerView
 
+# The steps and their constants live in ``steps.py`` (below the rules, which read them); they
+# are re-exported here, where the state's readers have always found them.
+__all__ = [
+    "BLOCK",
+    "CASUALTY",
+    "DEPLOY",
+    "DISCARD",
+    "DRAW",
+    "END",
+    "FORM",
+    "GROUND_BATTLE",
+    "ION",
+    "NO_EVENTS",
+    "OVER",
+    "PHASE_OF_STEP",
+    "PLAYERS",
+    "SPACE_BATTLE",
+    "STEP_NAMES",
+    "TARGET",
+    "TRICKS",
+    "Casualties",
+    "GameContext",
+    "GameState",
+    "Outcome",
+    "Step",
+    "context_for",
+    "default_cards",
+    "new_game",
+]
+
 PLAYERS = (REBEL, IMPERIAL)
 
 
-class Step(IntEnum):
-    """Where in the turn the game waits for a decision (``GameState.step``)."""
-
-    DRAW = 0
-    FORM = 1
-    ION = 2
-    BLOCK = 3
-    TARGET = 4
-    TRICKS = 5
-    CASUALTY = 6
-    DEPLOY = 7
-    END = 8
-    DISCARD = 9
-    OVER = 10
-
-
-# Plain ints for the rules' hot paths; equal to the Step members.
-DRAW, FORM, ION, BLOCK, TARGET, TRICKS, CASUALTY, DEPLOY, END, DISCARD, OVER = map(int, Step)
-STEP_NAMES = (
-    "draw",
-    "form groups",
-    "ion cannon",
-    "block",
-    "target",
-    "battle tricks",
-    "casualties",
-    "deploy",
-    "end",
-    "discard",
-    "game over",
-)
-PHASE_OF_STEP = (
-    "draw",
-    "attack",
-    "attack",
-    "attack",
-    "attack",
-    "attack",
-    "attack",
-    "deploy",
-    "end",
-    "end",
-    "over",
-)
-GROUND_BATTLE, SPACE_BATTLE = 0, 1
 NO_EVENTS: tuple[Event, ...] = ()
-
-
-class Casualties(NamedTuple):
-    """R19 while the loser picks casualties (``GameState.cas``)."""
-
-    group: int  # the battle's attacking group
-    side: int  # whose group won: 0 the attacker's, 1 the defender's
-    budget: int  # rating points the loser may still pick
-    kind: int  # GROUND_BATTLE or SPACE_BATTLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,7 +634,3 @@ class GameState:
         for card in self.att[unit]:
             self.to_discard(card)
         self.att[unit] = ()
-
-
-# The rules import this module's constants, so they are bound last, once both exist.
-from . import rules  # noqa: E402

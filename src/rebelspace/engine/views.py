@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Kind
 from .events import RESULT_NAMES
-from .state import PHASE_OF_STEP, STEP_NAMES
+from .steps import PHASE_OF_STEP, STEP_NAMES
 from .values import damage_preview, defenders, group_value, unit_stats
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..actions import Kind
-from ..state import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
+from ..steps import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
 from . import attack, battle, copies, flow, turn
 from .explain import explain_illegal
 from .flow import Automation, setup

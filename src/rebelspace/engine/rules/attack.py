@@ -20,7 +20,7 @@ from ..events import (
     Targeted,
     UnitAdded,
 )
-from ..state import GROUND_BATTLE, SPACE_BATTLE
+from ..steps import GROUND_BATTLE, SPACE_BATTLE
 from ..values import NO_TARGET, group_value
 from .copies import copy_actions
 

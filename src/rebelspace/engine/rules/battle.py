@@ -18,7 +18,7 @@ from ..events import (
     GotThrough,
     GroupKind,
 )
-from ..state import Casualties
+from ..steps import Casualties
 from ..values import (
     TARGET_DESTROYED,
     defenders,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Kind
 from ..enums import PLAYER_NAMES
-from ..state import (
+from ..steps import (
     BLOCK,
     CASUALTY,
     DEPLOY,

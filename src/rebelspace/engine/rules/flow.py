@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..events import ExtraAttackPhase, NoAttack, NoAttacker, TurnStarted
 from ..options import FIRST_PLAYERS
-from ..state import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, TARGET, TRICKS
+from ..steps import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, TARGET, TRICKS
 from . import attack, battle, turn
 
 if TYPE_CHECKING:
