@@ -327,3 +327,83 @@ def test_the_engine_cycle_check_skips_type_only_imports_and_sees_local_ones() ->
     runtime = set(_runtime_imports("rebelspace.engine.rules.turn"))
     assert "rebelspace.engine.state" not in runtime  # only under TYPE_CHECKING
     assert "rebelspace.engine.views" in set(_runtime_imports("rebelspace.engine.state"))
+
+
+def _literal_lines(module: str, words: list[str]) -> list[int]:
+    """Lines of ``module`` that spell out ``words`` as a tuple or list literal (outside types)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    in_types = {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Tuple | ast.List)
+        and id(node) not in in_types
+        and [getattr(e, "value", None) for e in node.elts] == words
+    ]
+
+
+def _enum_homes() -> dict[str, list[str]]:
+    """Enum class name -> the modules that define a class of that name."""
+    homes: dict[str, list[str]] = {}
+    for module in MODULES:
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            bases = [getattr(b, "id", getattr(b, "attr", "")) for b in getattr(node, "bases", [])]
+            if isinstance(node, ast.ClassDef) and any(b.endswith("Enum") for b in bases):
+                homes.setdefault(node.name, []).append(module)
+    return homes
+
+
+def test_each_enum_is_defined_once() -> None:
+    # Issue 34, "one word for each thing": steps, action kinds, group kinds and sides each have
+    # one home; the other names of them are imported or derived.
+    homes = _enum_homes()
+    twice = {name: where for name, where in homes.items() if len(where) > 1}
+    assert not twice, twice
+    assert homes["Side"] == ["rebelspace.engine.enums"]
+    assert homes["GroupKind"] == homes["GroupKindName"] == ["rebelspace.engine.enums"]
+    assert homes["Step"] == homes["StepName"] == homes["PhaseName"] == ["rebelspace.engine.steps"]
+    assert homes["Kind"] == homes["ActionKind"] == ["rebelspace.engine.actions"]
+
+
+def test_each_wire_word_comes_from_its_enum() -> None:
+    from rebelspace.engine import (
+        PLAYER_NAMES,
+        SIDE_NAMES,
+        STEP_NAMES,
+        ActionKind,
+        GroupKind,
+        GroupKindName,
+        Kind,
+        PhaseName,
+        Side,
+        Step,
+        StepName,
+        views,
+    )
+    from rebelspace.engine.enums import KIND_NAMES
+    from rebelspace.engine.state import PHASE_OF_STEP
+
+    # The wire enums list their index enum's members, in the same order.
+    assert [k.wire for k in Kind] == list(ActionKind)
+    assert [k.wire for k in GroupKind] == list(GroupKindName)
+    assert [s.wire for s in Step] == list(StepName)
+    assert {s.phase for s in Step} == set(PhaseName)
+    assert tuple(StepName) == STEP_NAMES and tuple(s.phase for s in Step) == PHASE_OF_STEP
+    assert tuple(GroupKindName) == KIND_NAMES
+    assert tuple(Side) == SIDE_NAMES and PLAYER_NAMES == ("Rebel", "Imperial")
+    # The public names the views' users import are those enums, not copies.
+    assert views.StepName is StepName and views.ActionKind is ActionKind and views.Side is Side
+
+
+def test_no_module_spells_out_an_enums_words_again() -> None:
+    from rebelspace.engine import ActionKind, GroupKindName, PhaseName, Side, StepName
+
+    spelled = {
+        enum.__name__: [
+            (m, line) for m in MODULES for line in _literal_lines(m, [str(w) for w in enum])
+        ]
+        for enum in (ActionKind, GroupKindName, PhaseName, Side, StepName)
+    }
+    assert all(not where for where in spelled.values()), spelled
+    assert _literal_lines("rebelspace.engine.enums", ["rebel", "imperial"]) == []

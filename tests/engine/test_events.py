@@ -385,7 +385,7 @@ def test_battle_lines_name_each_side_once_and_agree_in_number() -> None:
         e = ev.BattleResolved(
             player=IMPERIAL,
             group=0,
-            kind=ev.GroupKind.SPACE,
+            kind=GroupKind.SPACE,
             attackers=(names.index("Interceptors"),),
             attack_value=2,
             defenders=tuple(names.index(d) for d in defenders),

@@ -18,9 +18,9 @@ typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and f
 """
 
 from .abilities import EFFECTS, TRICK_ABILITIES, Effect, Pool, When, effect_of
-from .actions import BATTLE_CARD_KINDS, Action, ActionSpace, Kind
+from .actions import BATTLE_CARD_KINDS, Action, ActionKind, ActionSpace, Kind
 from .cards import IMPERIAL, REBEL, CardDB, CardType, load_cards
-from .enums import PLAYER_NAMES, SIDE_NAMES
+from .enums import PLAYER_NAMES, SIDE_NAMES, GroupKind, GroupKindName, Side
 from .errors import (
     ActionError,
     CardDataError,
@@ -36,7 +36,6 @@ from .events import (
     BattleResult,
     EndReason,
     Event,
-    GroupKind,
     Seen,
     reveals,
     visible_events,
@@ -59,6 +58,7 @@ from .state import (
     default_cards,
     new_game,
 )
+from .steps import PhaseName, StepName
 from .tables import Ability
 from .values import (
     DamagePreview,
@@ -73,16 +73,11 @@ from .values import (
     unit_stats,
 )
 from .views import (
-    ActionKind,
     ActionView,
     BattleView,
-    GroupKindName,
     GroupView,
-    PhaseName,
     PlayerView,
-    Side,
     SideView,
-    StepName,
     UnitView,
 )
 

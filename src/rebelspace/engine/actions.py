@@ -55,7 +55,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
 from .abilities import Target
@@ -87,6 +87,40 @@ class Kind(IntEnum):
     PLAY_END_ON = 20
     END_TURN = 21
     DISCARD = 22
+
+    @property
+    def wire(self) -> ActionKind:
+        """The kind as views and the protocol name it: its member name in lower case."""
+        return ActionKind(self.name.lower())
+
+
+class ActionKind(StrEnum):
+    """``Kind``'s wire words, the type of the views' field (``Kind.wire``; a test checks that
+    the two list the same kinds in the same order)."""
+
+    DRAW = "draw"
+    NO_ATTACK = "no_attack"
+    ATTACK = "attack"
+    FORM_GROUND = "form_ground"
+    FORM_SPACE = "form_space"
+    ADD = "add"
+    ION = "ion"
+    ION_HOLD = "ion_hold"
+    BLOCK = "block"
+    DONE_BLOCKING = "done_blocking"
+    TARGET = "target"
+    DONE_TARGETING = "done_targeting"
+    PLAY_TRICK = "play_trick"
+    PLAY_PSION = "play_psion"
+    PASS = "pass"
+    PICK = "pick"
+    DEPLOY = "deploy"
+    ATTACH = "attach"
+    DONE_DEPLOYING = "done_deploying"
+    PLAY_END = "play_end"
+    PLAY_END_ON = "play_end_on"
+    END_TURN = "end_turn"
+    DISCARD = "discard"
 
 
 #: The actions that play a battle card in R17's battle-tricks window: Surprise Attack, Trap,

@@ -26,17 +26,9 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import Any, ClassVar
 
-from .enums import PLAYER_NAMES, SIDE_NAMES
+from .enums import KIND_NAMES, PLAYER_NAMES, SIDE_NAMES, GroupKind
 
 PUBLIC = -1  # visible to everyone
-KIND_NAMES = ("ground", "space")
-
-
-class GroupKind(IntEnum):
-    """The kind of a battle group (R12)."""
-
-    GROUND = 0
-    SPACE = 1
 
 
 class BattleResult(IntEnum):

@@ -45,6 +45,7 @@ import os
 from typing import Any, NoReturn
 
 from .cards import SIDE_NAMES, CardDB
+from .enums import KIND_NAMES
 from .errors import ActionError, RebelSpaceError, ScenarioError, read_json
 from .events import ScenarioStarted
 from .options import RulesOptions
@@ -55,7 +56,6 @@ from .state import (
     DRAW,
     END,
     FORM,
-    GROUND_BATTLE,
     SPACE_BATTLE,
     TARGET,
     TRICKS,
@@ -330,9 +330,9 @@ class _Builder:
         if not isinstance(group, dict):
             self.fail(field, "a group is an object with kind, units, blockers, target")
         kind_name = self.get("kind", str, "ground", group, field + ".")
-        if kind_name not in ("ground", "space"):
+        if kind_name not in KIND_NAMES:
             self.fail(field + ".kind", f"must be ground or space, got {kind_name!r}")
-        kind = GROUND_BATTLE if kind_name == "ground" else SPACE_BATTLE
+        kind = KIND_NAMES.index(kind_name)  # GROUND_BATTLE or SPACE_BATTLE
         units = self.pick(
             s, s.active[p], self.get("units", list, [], group, field + "."), field + ".units"
         )

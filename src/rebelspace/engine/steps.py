@@ -16,6 +16,8 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
+from .enums import GroupKind
+
 
 class Step(IntEnum):
     """Where in the turn the game waits for a decision (``GameState.step``)."""
@@ -91,7 +93,7 @@ STEP_NAMES: tuple[str, ...] = tuple(n.value for n in _STEP_NAMES)
 #: The steps' phases by step, as plain strings.
 PHASE_OF_STEP: tuple[str, ...] = tuple(p.value for p in _PHASES)
 
-GROUND_BATTLE, SPACE_BATTLE = 0, 1  # equal to events.GroupKind's members
+GROUND_BATTLE, SPACE_BATTLE = map(int, GroupKind)  # plain ints for the rules' hot paths
 
 
 class Casualties(NamedTuple):

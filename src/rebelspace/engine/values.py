@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from .events import GroupKind
+from .enums import GroupKind
 
 if TYPE_CHECKING:
     from .state import GameState

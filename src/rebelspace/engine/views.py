@@ -13,89 +13,43 @@ their plain names in JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .actions import Kind
+from .actions import ActionKind, Kind
+from .enums import SIDES, GroupKind, GroupKindName, Side
 from .events import RESULT_NAMES
-from .steps import PHASE_OF_STEP, STEP_NAMES
+from .steps import PhaseName, Step, StepName
 from .values import damage_preview, defenders, group_value, unit_stats
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
-class Side(StrEnum):
-    REBEL = "rebel"
-    IMPERIAL = "imperial"
+__all__ = [
+    "SIDES",
+    "ZONE_NAMES",
+    "ActionKind",
+    "ActionView",
+    "BattleView",
+    "GroupKindName",
+    "GroupView",
+    "PhaseName",
+    "PlayerView",
+    "Side",
+    "SideView",
+    "StepName",
+    "UnitView",
+    "action_view",
+    "make_public_view",
+    "make_view",
+]
 
-
-SIDES = (Side.REBEL, Side.IMPERIAL)
-
-
-class GroupKindName(StrEnum):
-    GROUND = "ground"
-    SPACE = "space"
-
-
-KIND_NAMES = (GroupKindName.GROUND, GroupKindName.SPACE)
-
-
-class StepName(StrEnum):
-    """Where in the turn the game waits for a decision (``state.STEP_NAMES``)."""
-
-    DRAW = "draw"
-    FORM_GROUPS = "form groups"
-    ION_CANNON = "ion cannon"
-    BLOCK = "block"
-    TARGET = "target"
-    BATTLE_TRICKS = "battle tricks"
-    CASUALTIES = "casualties"
-    DEPLOY = "deploy"
-    END = "end"
-    DISCARD = "discard"
-    GAME_OVER = "game over"
-
-
-class PhaseName(StrEnum):
-    DRAW = "draw"
-    ATTACK = "attack"
-    DEPLOY = "deploy"
-    END = "end"
-    OVER = "over"
-
-
-class ActionKind(StrEnum):
-    """An action's kind: ``actions.Kind``'s names in lower case."""
-
-    DRAW = "draw"
-    NO_ATTACK = "no_attack"
-    ATTACK = "attack"
-    FORM_GROUND = "form_ground"
-    FORM_SPACE = "form_space"
-    ADD = "add"
-    ION = "ion"
-    ION_HOLD = "ion_hold"
-    BLOCK = "block"
-    DONE_BLOCKING = "done_blocking"
-    TARGET = "target"
-    DONE_TARGETING = "done_targeting"
-    PLAY_TRICK = "play_trick"
-    PLAY_PSION = "play_psion"
-    PASS = "pass"
-    PICK = "pick"
-    DEPLOY = "deploy"
-    ATTACH = "attach"
-    DONE_DEPLOYING = "done_deploying"
-    PLAY_END = "play_end"
-    PLAY_END_ON = "play_end_on"
-    END_TURN = "end_turn"
-    DISCARD = "discard"
-
-
-_STEPS = tuple(StepName(n) for n in STEP_NAMES)
-_PHASES = tuple(PhaseName(n) for n in PHASE_OF_STEP)
-_ACTION_KINDS = tuple(ActionKind(k.name.lower()) for k in Kind)
+# The words of sides, group kinds, steps, phases and action kinds are defined once, each beside
+# its enum (enums.py, steps.py, actions.py); the views read them from there.
+_STEPS: tuple[StepName, ...] = tuple(step.wire for step in Step)
+_PHASES: tuple[PhaseName, ...] = tuple(step.phase for step in Step)
+_ACTION_KINDS: tuple[ActionKind, ...] = tuple(k.wire for k in Kind)
+_KIND_NAMES: tuple[GroupKindName, ...] = tuple(k.wire for k in GroupKind)
 ZONE_NAMES = ("active", "inactive")
 
 
@@ -255,7 +209,7 @@ def make_view(s: GameState, player: int) -> PlayerView:
             groups.append(
                 GroupView(
                     number=g + 1,
-                    kind=KIND_NAMES[kind],
+                    kind=_KIND_NAMES[kind],
                     units=tuple(unit(u, attacker) for u in units),
                     blockers=tuple(unit(u, defender) for u in s.blocks[g]),
                     target=unit(target, defender) if target >= 0 else None,

@@ -20,6 +20,7 @@ from rebelspace.engine import (
     ActionView,
     CardDB,
     Event,
+    GroupKind,
     PlayerView,
     SideView,
     UnitView,
@@ -330,7 +331,7 @@ class BattleBook:
         return out if caption is None else Group(out, Text(caption))
 
     def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str, ...]:
-        kind = ("ground", "space")[attack.kind]
+        kind = GroupKind(attack.kind).wire.value
         attackers = f"{joined(grouped(names[c] for c in attack.units))} = {attack.value}"
         defenders, result, damage = NOTHING, "", ""
         casualties = [

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..abilities import When, play_card
+from ..enums import GroupKind
 from ..events import (
     Attacked,
     Blocked,
     GroupFormed,
-    GroupKind,
     IonCannonFired,
     PsionPlayed,
     Targeted,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..enums import GroupKind
 from ..events import (
     BattleResolved,
     BattleResult,
@@ -16,7 +17,6 @@ from ..events import (
     DamageDealt,
     EndReason,
     GotThrough,
-    GroupKind,
 )
 from ..steps import Casualties
 from ..values import (

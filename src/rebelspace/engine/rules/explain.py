@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..actions import Kind
-from ..enums import PLAYER_NAMES
+from ..enums import KIND_NAMES, PLAYER_NAMES
 from ..steps import (
     BLOCK,
     CASUALTY,
@@ -75,7 +75,7 @@ def explain_illegal(s: GameState, action_id: int, legal: list[int]) -> str:
     ):
         reason = f"{who} has no {space.tables.names[action.card]} free in the Active Zone"
     elif action.kind == Kind.ADD and action.group < len(s.groups):
-        kind = ("ground", "space")[s.gkind[action.group]]
+        kind = KIND_NAMES[s.gkind[action.group]]
         reason = (
             f"{space.tables.names[action.card]} cannot join {kind} group {action.group + 1} "
             "(R12: ground groups hold ground units and heroes; space groups hold space units "
