@@ -108,6 +108,11 @@ def test_every_action_gets_its_place_and_words(
             assert str(sent["n"]) in label, where
         if sent["copy"]:
             assert f"#{sent['copy']}" in label, where
+        if action.kind == Kind.PLAY_END_ON:  # worded by the card's ability (engine/abilities/)
+            effect = space.tables.type_effect[action.card]
+            assert effect is not None and effect.target is not None, where
+            hero = f"{sent['target']} #{sent['copy']}" if sent["copy"] else sent["target"]
+            assert label == f"Play {sent['card']}: " + effect.target.menu.format(target=hero), where
     page.close()
 
 
