@@ -159,6 +159,16 @@ class Action:
         return self.text
 
 
+def _decoded(a: Action) -> Decoded:
+    """An action's fields as the rules read them (``extra``: the zone of a TARGET, else n)."""
+    return Decoded(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
+
+
+def _plain(actions: list[Action], kind: Kind) -> list[Action]:
+    """The actions of ``kind`` that name no copy."""
+    return [a for a in actions if a.kind == kind and not a.copy]
+
+
 def _target_of(tables: Tables, card_type: int) -> Target:
     """The target of an end-phase card played on a target (``Tables.end_types``)."""
     effect = tables.type_effect[card_type]
@@ -191,21 +201,11 @@ class ActionSpace:
         self.size = len(actions)
         self._by_text = {a.text.lower(): a.id for a in actions}
         # Lookup tables the rules use to build ids without searching.
-        first: dict[tuple[Kind, int, int, int, int, int], int] = {}
-        for a in actions:
-            key = (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
-            first[(*key, a.copy)] = a.id
+        first = {(*_decoded(a), a.copy): a.id for a in actions}
         self._index = first
         # The copy action of a plain action: (plain id, k) -> id (copied heroes only).
         self.copy_of: dict[tuple[int, int], int] = {
-            (
-                first[
-                    (a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n, 0)
-                ],
-                a.copy,
-            ): a.id
-            for a in actions
-            if a.copy
+            (first[(*_decoded(a), 0)], a.copy): a.id for a in actions if a.copy
         }
         self.copies: tuple[int, ...] = tuple(a.copy for a in actions)
         self.no_attack = self.id_of(Kind.NO_ATTACK)
@@ -227,22 +227,13 @@ class ActionSpace:
         self.deploy_base = self.id_of(Kind.DEPLOY, card=0)
         self.discard_base = self.id_of(Kind.DISCARD, card=0)
         self.ntypes = ntypes
-        self.trick_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_TRICK and not a.copy}
-        self.psion_id = {
-            (a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_PSION and not a.copy
-        }
-        self.attach_id = {
-            (a.card, a.target): a.id for a in actions if a.kind == Kind.ATTACH and not a.copy
-        }
-        self.end_id = {a.card: a.id for a in actions if a.kind == Kind.PLAY_END and not a.copy}
-        self.end_on_id = {
-            (a.card, a.target): a.id for a in actions if a.kind == Kind.PLAY_END_ON and not a.copy
-        }
+        self.trick_id = {a.card: a.id for a in _plain(actions, Kind.PLAY_TRICK)}
+        self.psion_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.PLAY_PSION)}
+        self.attach_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.ATTACH)}
+        self.end_id = {a.card: a.id for a in _plain(actions, Kind.PLAY_END)}
+        self.end_on_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.PLAY_END_ON)}
         # Decoded fields as a tuple per id, for the hot path.
-        self.decoded: tuple[Decoded, ...] = tuple(
-            Decoded(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
-            for a in actions
-        )
+        self.decoded: tuple[Decoded, ...] = tuple(_decoded(a) for a in actions)
 
     @staticmethod
     def _add_turn(add: Callable[..., None], tables: Tables) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .abilities import BY_KEY, Ability, Effect
 from .cards import ACTION, ATTACHMENT, GS, HERO, PSION, REBEL, SPACE, CardDB, CardType
@@ -67,36 +67,27 @@ class Tables:
     @classmethod
     def build(cls, db: CardDB, draw_max: int) -> Tables:
         types: tuple[CardType, ...] = tuple(db.types)
-        type_of: list[int] = []
-        owner: list[int] = []
-        per_side: list[list[int]] = [[], []]
-        for side in (REBEL, 1 - REBEL):
-            for ct in types:
-                if ct.side != side:
-                    continue
-                for _ in range(ct.count):
-                    per_side[side].append(len(type_of))
-                    type_of.append(ct.index)
-                    owner.append(side)
+        type_of, owner, per_side = _instances(types)
 
         def col(pred: Callable[[CardType], _T]) -> tuple[_T, ...]:
             per_type = [pred(ct) for ct in types]
             return tuple(per_type[t] for t in type_of)
 
-        effects = [None if ct.ability is None else BY_KEY[ct.ability] for ct in types]
+        effects = tuple(_effect(ct) for ct in types)
         # Plain ints, as the rules' hot paths and the learnt features read them.
-        ability_of_type = [int(Ability.NONE if e is None else e.ability) for e in effects]
+        ability_of_type = tuple(_code(e) for e in effects)
+        lists = _TypeLists.of(types, effects)
         return cls(
             db=db,
             n=len(type_of),
-            type_of=tuple(type_of),
-            owner=tuple(owner),
-            instances_of_side=(tuple(per_side[0]), tuple(per_side[1])),
+            type_of=type_of,
+            owner=owner,
+            instances_of_side=per_side,
             names=tuple(ct.name for ct in types),
             ground=col(lambda ct: ct.ground),
             space=col(lambda ct: ct.space),
             damage=col(lambda ct: ct.damage),
-            cost=col(lambda ct: ct.cost or 0),
+            cost=col(_cost),
             is_hero=col(lambda ct: ct.kind == HERO),
             is_unit=col(lambda ct: ct.is_unit),
             is_ground_unit=col(lambda ct: ct.kind in ("ground", GS)),
@@ -104,13 +95,7 @@ class Tables:
             is_attachment=col(lambda ct: ct.kind == ATTACHMENT),
             is_psion=col(lambda ct: ct.kind == PSION),
             is_action=col(lambda ct: ct.kind == ACTION),
-            can_attack=col(
-                lambda ct: (
-                    ct.is_unit
-                    and "defense" not in ct.keywords
-                    and ("facility" not in ct.keywords or "may_attack" in ct.keywords)
-                )
-            ),
+            can_attack=col(_can_attack),
             pilot=col(lambda ct: "pilot" in ct.keywords),
             captain=col(lambda ct: "captain" in ct.keywords),
             psionic=col(lambda ct: "psionic" in ct.keywords),
@@ -121,16 +106,82 @@ class Tables:
             ion_cannon=col(lambda ct: "ion_cannon" in ct.keywords),
             shields=col(lambda ct: "shields" in ct.keywords),
             ability=col(lambda ct: ability_of_type[ct.index]),
-            type_ability=tuple(ability_of_type),
-            type_effect=tuple(effects),
-            hero_types=tuple(ct.index for ct in types if ct.kind == HERO),
-            psion_types=tuple(ct.index for ct in types if ct.kind == PSION),
-            attachment_types=tuple(ct.index for ct in types if ct.kind == ATTACHMENT),
+            type_ability=ability_of_type,
+            type_effect=effects,
+            hero_types=lists.hero_types,
+            psion_types=lists.psion_types,
+            attachment_types=lists.attachment_types,
+            end_types=lists.end_types,
+            max_draw=draw_max + lists.extra_draws,
+            copied_heroes=lists.copied_heroes,
+        )
+
+
+def _instances(
+    types: tuple[CardType, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(type of each instance, its owner, each side's instances): the Rebel deck first, then the
+    Imperial deck, each in card-list order."""
+    type_of: list[int] = []
+    owner: list[int] = []
+    per_side: list[list[int]] = [[], []]
+    for side in (REBEL, 1 - REBEL):
+        for ct in types:
+            if ct.side != side:
+                continue
+            for _ in range(ct.count):
+                per_side[side].append(len(type_of))
+                type_of.append(ct.index)
+                owner.append(side)
+    return tuple(type_of), tuple(owner), (tuple(per_side[0]), tuple(per_side[1]))
+
+
+def _effect(ct: CardType) -> Effect | None:
+    return None if ct.ability is None else BY_KEY[ct.ability]
+
+
+def _code(effect: Effect | None) -> int:
+    return int(Ability.NONE if effect is None else effect.ability)
+
+
+def _cost(ct: CardType) -> int:
+    return ct.cost or 0  # 0 where not printed
+
+
+def _can_attack(ct: CardType) -> bool:
+    """R11: a unit attacks unless it is a Defense card or a Facility without May Attack."""
+    if not ct.is_unit or "defense" in ct.keywords:
+        return False
+    return "facility" not in ct.keywords or "may_attack" in ct.keywords
+
+
+class _TypeLists(NamedTuple):
+    """The card types of each kind the action space and the rules list, in card-list order."""
+
+    hero_types: tuple[int, ...]
+    psion_types: tuple[int, ...]
+    attachment_types: tuple[int, ...]
+    end_types: tuple[int, ...]
+    extra_draws: int  # copies of "Draw 1 extra card per turn" units (R8)
+    copied_heroes: dict[int, int]
+
+    @classmethod
+    def of(cls, types: tuple[CardType, ...], effects: tuple[Effect | None, ...]) -> _TypeLists:
+        def of_kind(kind: str) -> tuple[int, ...]:
+            return tuple(ct.index for ct in types if ct.kind == kind)
+
+        return cls(
+            hero_types=of_kind(HERO),
+            psion_types=of_kind(PSION),
+            attachment_types=of_kind(ATTACHMENT),
             end_types=tuple(
-                ct.index
-                for ct, e in zip(types, effects, strict=True)
-                if e is not None and not e.is_trick and e.target is not None
+                ct.index for ct, e in zip(types, effects, strict=True) if _played_on_target(e)
             ),
-            max_draw=draw_max + sum(ct.count for ct in types if "extra_draw" in ct.keywords),
+            extra_draws=sum(ct.count for ct in types if "extra_draw" in ct.keywords),
             copied_heroes={ct.index: ct.count for ct in types if ct.kind == HERO and ct.count > 1},
         )
+
+
+def _played_on_target(effect: Effect | None) -> bool:
+    """An end-phase card played on a target (R26, R28, R29)."""
+    return effect is not None and not effect.is_trick and effect.target is not None

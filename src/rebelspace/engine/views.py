@@ -160,87 +160,10 @@ class PlayerView:
 def make_view(s: GameState, player: int) -> PlayerView:
     if type(player) is not int or player not in (0, 1):
         raise ValueError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
-    t = s.ctx.tables
-    names = t.names
-    type_of = t.type_of
-    attacker = s.player
-    copy_of: dict[int, int] = {}  # unit -> which copy of its type on its side (from 1)
-    for p in (0, 1):
-        count: dict[int, int] = {}
-        for u in s.active[p] + s.inactive[p]:
-            count[type_of[u]] = copy_of[u] = count.get(type_of[u], 0) + 1
-
-    def name(c: int) -> str:
-        return names[type_of[c]]
-
-    def unit(u: int, controller: int) -> UnitView:
-        bonus = (s.atk_bonus if controller == attacker else s.def_bonus) if s.busy[u] else 0
-        stats = unit_stats(s, u, bonus)
-        return UnitView(
-            name(u),
-            SIDES[t.owner[u]],
-            tuple(name(a) for a in s.att[u]),
-            stats.ground,
-            stats.space,
-            stats.damage,
-            copy_of[u],
-        )
-
-    def side(p: int) -> SideView:
-        return SideView(
-            player=SIDES[p],
-            deck_size=len(s.deck[p]),
-            hand_size=len(s.hand[p]),
-            hand=tuple(sorted(name(c) for c in s.hand[p])) if p == player else None,
-            active=tuple(unit(u, p) for u in s.active[p]),
-            inactive=tuple(unit(u, p) for u in s.inactive[p]),
-            discard=tuple(name(c) for c in s.discard[p]),
-        )
-
-    battle = None
-    if s.groups:
-        defender = 1 - attacker
-        groups = []
-        for g, units in enumerate(s.groups):
-            target = s.targets[g]
-            kind = s.gkind[g]
-            fighting = defenders(s, g)
-            preview = damage_preview(s, g)
-            groups.append(
-                GroupView(
-                    number=g + 1,
-                    kind=_KIND_NAMES[kind],
-                    units=tuple(unit(u, attacker) for u in units),
-                    blockers=tuple(unit(u, defender) for u in s.blocks[g]),
-                    target=unit(target, defender) if target >= 0 else None,
-                    result=RESULT_NAMES[s.results[g]] if s.results[g] >= 0 else None,
-                    target_zone=(
-                        ("inactive" if target in s.inactive[defender] else "active")
-                        if target >= 0
-                        else None
-                    ),
-                    attack_value=group_value(s, units, kind, s.atk_bonus),
-                    defense_value=(
-                        group_value(s, fighting, kind, s.def_bonus) if fighting else None
-                    ),
-                    damage=None if preview is None else preview.damage,
-                    stopped=0 if preview is None else preview.stopped,
-                )
-            )
-        battle = BattleView(
-            groups=tuple(groups),
-            attack_bonus=s.atk_bonus,
-            defense_bonus=s.def_bonus,
-            psion_cards=tuple((name(c), name(h)) for c, h in s.psions if c in s.att[h]),
-            casualty_budget=s.cas.budget if s.cas else None,
-            casualty_group=s.cas.group + 1 if s.cas else None,
-            casualty_from=("attacker", "defender")[s.cas.side] if s.cas else None,
-            passes=s.passes,
-            ion_cannons_fired=len(s.ion_used),
-            next_battle=s.battle_next + 1,
-            pending_damage=s.pending_damage,
-        )
+    names = s.ctx.tables.names
+    units = _Units(s)
     mine = player == s.to_move
+    outcome = s.outcome
     return PlayerView(
         player=SIDES[player],
         turn=s.turn,
@@ -249,17 +172,104 @@ def make_view(s: GameState, player: int) -> PlayerView:
         phase=_PHASES[s.step],
         step=_STEPS[s.step],
         deploy_points=s.points if s.phase == "deploy" else None,
-        you=side(player),
-        opponent=side(1 - player),
-        own_deck_contents=tuple(sorted(name(c) for c in s.deck[player])),
+        you=units.side(player, player),
+        opponent=units.side(1 - player, player),
+        own_deck_contents=tuple(sorted(units.name(c) for c in s.deck[player])),
         opponent_known_hand=tuple(sorted(names[ct] for ct in s.known[player])),
         extra_attacks=s.extra_attacks,
-        battle=battle,
+        battle=_battle_view(s, units) if s.groups else None,
         revealed_hands=tuple(s.seen[player]),
         legal_actions=tuple(action_view(s, a) for a in s.legal_actions()) if mine else (),
         log=tuple(s.log_lines(player)),
-        winner=SIDES[s.outcome.winner] if s.outcome else None,
-        end_reason=s.outcome.reason if s.outcome else None,
+        winner=SIDES[outcome.winner] if outcome else None,
+        end_reason=outcome.reason if outcome else None,
+    )
+
+
+class _Units:
+    """The units and sides of one position as views show them."""
+
+    def __init__(self, s: GameState) -> None:
+        self.s = s
+        type_of = s.ctx.tables.type_of
+        # unit -> which copy of its type on its side (from 1)
+        self.copy_of: dict[int, int] = {}
+        for p in (0, 1):
+            count: dict[int, int] = {}
+            for u in s.active[p] + s.inactive[p]:
+                count[type_of[u]] = self.copy_of[u] = count.get(type_of[u], 0) + 1
+
+    def name(self, c: int) -> str:
+        t = self.s.ctx.tables
+        return t.names[t.type_of[c]]
+
+    def unit(self, u: int, controller: int) -> UnitView:
+        s = self.s
+        bonus = (s.atk_bonus if controller == s.player else s.def_bonus) if s.busy[u] else 0
+        stats = unit_stats(s, u, bonus)
+        return UnitView(
+            self.name(u),
+            SIDES[s.ctx.tables.owner[u]],
+            tuple(self.name(a) for a in s.att[u]),
+            stats.ground,
+            stats.space,
+            stats.damage,
+            self.copy_of[u],
+        )
+
+    def side(self, p: int, viewer: int) -> SideView:
+        s = self.s
+        return SideView(
+            player=SIDES[p],
+            deck_size=len(s.deck[p]),
+            hand_size=len(s.hand[p]),
+            hand=tuple(sorted(self.name(c) for c in s.hand[p])) if p == viewer else None,
+            active=tuple(self.unit(u, p) for u in s.active[p]),
+            inactive=tuple(self.unit(u, p) for u in s.inactive[p]),
+            discard=tuple(self.name(c) for c in s.discard[p]),
+        )
+
+
+def _group_view(s: GameState, units: _Units, g: int) -> GroupView:
+    attacker = s.player
+    defender = 1 - attacker
+    members = s.groups[g]
+    target = s.targets[g]
+    kind = s.gkind[g]
+    fighting = defenders(s, g)
+    preview = damage_preview(s, g)
+    zone = None
+    if target >= 0:
+        zone = "inactive" if target in s.inactive[defender] else "active"
+    return GroupView(
+        number=g + 1,
+        kind=_KIND_NAMES[kind],
+        units=tuple(units.unit(u, attacker) for u in members),
+        blockers=tuple(units.unit(u, defender) for u in s.blocks[g]),
+        target=units.unit(target, defender) if target >= 0 else None,
+        result=RESULT_NAMES[s.results[g]] if s.results[g] >= 0 else None,
+        target_zone=zone,
+        attack_value=group_value(s, members, kind, s.atk_bonus),
+        defense_value=group_value(s, fighting, kind, s.def_bonus) if fighting else None,
+        damage=None if preview is None else preview.damage,
+        stopped=0 if preview is None else preview.stopped,
+    )
+
+
+def _battle_view(s: GameState, units: _Units) -> BattleView:
+    cas = s.cas
+    return BattleView(
+        groups=tuple(_group_view(s, units, g) for g in range(len(s.groups))),
+        attack_bonus=s.atk_bonus,
+        defense_bonus=s.def_bonus,
+        psion_cards=tuple((units.name(c), units.name(h)) for c, h in s.psions if c in s.att[h]),
+        casualty_budget=cas.budget if cas else None,
+        casualty_group=cas.group + 1 if cas else None,
+        casualty_from=("attacker", "defender")[cas.side] if cas else None,
+        passes=s.passes,
+        ion_cannons_fired=len(s.ion_used),
+        next_battle=s.battle_next + 1,
+        pending_damage=s.pending_damage,
     )
 
 

@@ -111,18 +111,27 @@ def legal_form(s: GameState) -> list[int]:
         if ct in seen:
             continue
         seen.add(ct)
-        start = len(out)
-        if can_new:
-            if t.is_ground_unit[u] or t.is_hero[u]:
-                out.append(space.form_ground_base + ct)
-            if t.is_space_unit[u]:
-                out.append(space.form_space_base + ct)
-        for g in range(ngroups):
-            if fits(t, s.groups[g], s.gkind[g], u):
-                out.append(space.add_base + g * nt + ct)
+        plain = _form_or_add(s, u, ct, can_new, ngroups, nt)
+        out += plain
         if copied and ct in copied:
             free = [x for x in s.active[s.player] if type_of[x] == ct and not busy[x]]
-            out += copy_actions(s, s.player, free, out[start:])
+            out += copy_actions(s, s.player, free, plain)
+    return out
+
+
+def _form_or_add(s: GameState, u: int, ct: int, can_new: bool, ngroups: int, nt: int) -> list[int]:
+    """The plain actions that put free unit ``u`` (of type ``ct``) into a group (R12)."""
+    t = s.ctx.tables
+    space = s.ctx.space
+    out = []
+    if can_new:
+        if t.is_ground_unit[u] or t.is_hero[u]:
+            out.append(space.form_ground_base + ct)
+        if t.is_space_unit[u]:
+            out.append(space.form_space_base + ct)
+    for g in range(ngroups):
+        if fits(t, s.groups[g], s.gkind[g], u):
+            out.append(space.add_base + g * nt + ct)
     return out
 
 
@@ -257,38 +266,39 @@ def do_block(s: GameState, card: int, group: int, _target: int, _n: int, unit: i
 
 
 def legal_target(s: GameState) -> list[int]:
-    t = s.ctx.tables
     space = s.ctx.space
     d = 1 - s.player
     out = [space.done_targeting]
     nt = space.ntypes
     zones = [s.active[d], s.inactive[d]] if s.ctx.options.target_inactive else [s.active[d]]
-    busy, type_of = s.busy, t.type_of
-    copied = t.copied_heroes
     for g, units in enumerate(s.groups):
         if not units or s.blocks[g] or s.targets[g] >= 0:
             continue
-        kind = s.gkind[g]
         for z, zone in enumerate(zones):
-            base = space.target_base + (g * 2 + z) * nt
-            seen: set[int] = set()
-            for u in zone:
-                if busy[u]:
-                    continue
-                ct = type_of[u]
-                if ct in seen:
-                    continue
-                seen.add(ct)
-                ok = (
-                    t.is_space_unit[u]
-                    if kind == SPACE_BATTLE
-                    else (t.is_ground_unit[u] or t.is_hero[u])
-                )
-                if ok:
-                    out.append(base + ct)
-                    if copied and ct in copied:
-                        free = [x for x in zone if type_of[x] == ct and not busy[x]]
-                        out += copy_actions(s, d, free, [base + ct])
+            out += _targets_in(s, zone, s.gkind[g], space.target_base + (g * 2 + z) * nt)
+    return out
+
+
+def _targets_in(s: GameState, zone: list[int], kind: int, base: int) -> list[int]:
+    """The target actions (ids from ``base``, one defender's zone) of a group of ``kind``."""
+    t = s.ctx.tables
+    busy, type_of = s.busy, t.type_of
+    copied = t.copied_heroes
+    out = []
+    seen: set[int] = set()
+    for u in zone:
+        if busy[u]:
+            continue
+        ct = type_of[u]
+        if ct in seen:
+            continue
+        seen.add(ct)
+        ok = t.is_space_unit[u] if kind == SPACE_BATTLE else (t.is_ground_unit[u] or t.is_hero[u])
+        if ok:
+            out.append(base + ct)
+            if copied and ct in copied:
+                free = [x for x in zone if type_of[x] == ct and not busy[x]]
+                out += copy_actions(s, 1 - s.player, free, [base + ct])
     return out
 
 
@@ -322,28 +332,43 @@ def legal_tricks(s: GameState) -> list[int]:
         seen.add(ct)
         if t.is_psion[c]:
             if heroes is None:
-                heroes = sorted(
-                    {
-                        type_of[h]
-                        for z in (s.active[q], s.inactive[q])
-                        for h in z
-                        if s.busy[h] and t.psionic[h]
-                    }
-                )
-            for h in heroes:
-                out.append(space.psion_id[(ct, h)])
-                if h in t.copied_heroes:
-                    riders = [
-                        x
-                        for z in (s.active[q], s.inactive[q])
-                        for x in z
-                        if type_of[x] == h and s.busy[x] and t.psionic[x]
-                    ]
-                    out += copy_actions(s, q, riders, [space.psion_id[(ct, h)]])
+                heroes = _fighting_psionics(s, q)
+            out += _psion_actions(s, q, ct, heroes)
             continue
         effect = effects[ct]
         if effect is not None and effect.when is when:
             out.append(space.trick_id[ct])
+    return out
+
+
+def _fighting_psionics(s: GameState, q: int) -> list[int]:
+    """The types of ``q``'s Psionic heroes in a battle, sorted (R24)."""
+    t = s.ctx.tables
+    return sorted(
+        {
+            t.type_of[h]
+            for z in (s.active[q], s.inactive[q])
+            for h in z
+            if s.busy[h] and t.psionic[h]
+        }
+    )
+
+
+def _psion_actions(s: GameState, q: int, ct: int, heroes: list[int]) -> list[int]:
+    """Playing the psion card of type ``ct`` on each of ``heroes`` (and on each copy)."""
+    t = s.ctx.tables
+    psion_id = s.ctx.space.psion_id
+    out = []
+    for h in heroes:
+        out.append(psion_id[(ct, h)])
+        if h in t.copied_heroes:
+            riders = [
+                x
+                for z in (s.active[q], s.inactive[q])
+                for x in z
+                if t.type_of[x] == h and s.busy[x] and t.psionic[x]
+            ]
+            out += copy_actions(s, q, riders, [psion_id[(ct, h)]])
     return out
 
 
