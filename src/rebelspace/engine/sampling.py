@@ -73,13 +73,31 @@ class _Sampler:
         return i
 
     def build(self) -> GameState:
-        v, s, t = self.view, self.s, self.ctx.tables
+        v, s = self.view, self.s
         me = SIDE_NAMES.index(v.player)
         opp = 1 - me
         for p, side in ((me, v.you), (opp, v.opponent)):
             s.discard[p] = [self.take(n) for n in side.discard]
             s.active[p] = [self.unit(u) for u in side.active]
             s.inactive[p] = [self.unit(u) for u in side.inactive]
+        self.hidden(s, me)
+        s.turn = v.turn
+        s.player = SIDE_NAMES.index(v.active_player)
+        s.step = STEP_NAMES.index(v.step)
+        s.to_move = SIDE_NAMES.index(v.to_move) if v.to_move is not None else -1
+        s.points = v.deploy_points or 0
+        s.extra_attacks = v.extra_attacks
+        if v.winner is not None:
+            s.mark_over(Outcome(SIDE_NAMES.index(v.winner), v.end_reason or ""))
+        if v.battle is not None:
+            self.battle(s)
+        return s
+
+    def hidden(self, s: GameState, me: int) -> None:
+        """The hands and decks: ``me``'s own known, the opponent's dealt from the unseen cards
+        (its known hand cards first)."""
+        v, t = self.view, self.ctx.tables
+        opp = 1 - me
         assert v.you.hand is not None
         s.hand[me] = [self.take(n) for n in v.you.hand]
         own_deck = [self.take(n) for n in v.own_deck_contents]
@@ -96,51 +114,22 @@ class _Sampler:
         s.deck[opp] = unseen[extra:]
         s.known[me] = tuple(sorted(t.type_of[i] for i in known))
         s.seen[me] = list(v.revealed_hands)
-        s.turn = v.turn
-        s.player = SIDE_NAMES.index(v.active_player)
-        s.step = STEP_NAMES.index(v.step)
-        s.to_move = SIDE_NAMES.index(v.to_move) if v.to_move is not None else -1
-        s.points = v.deploy_points or 0
-        s.extra_attacks = v.extra_attacks
-        if v.winner is not None:
-            s.mark_over(Outcome(SIDE_NAMES.index(v.winner), v.end_reason or ""))
-        if v.battle is not None:
-            self.battle(s)
-        return s
 
     def battle(self, s: GameState) -> None:
         b = self.view.battle
         assert b is not None
         t = self.ctx.tables
         p, d = s.player, 1 - s.player
-        names = t.names
-        type_of = t.type_of
-
-        def find(side: int, zone: list[int], u: UnitView) -> int:
-            """The unit the battle shows: the copy the view numbers (UnitView.copy)."""
-            k = 0
-            for i in s.active[side] + s.inactive[side]:
-                if names[type_of[i]] != u.name:
-                    continue
-                k += 1
-                if k == u.copy:
-                    look = tuple(names[type_of[a]] for a in s.att[i])
-                    if i in zone and not s.busy[i] and look == u.attachments:
-                        s.busy[i] = 1
-                        return i
-                    break
-            raise SamplingError(f"the battle shows a {u.name!r} that is not in its zone")
-
         for g in b.groups:
-            s.groups.append(tuple(find(p, s.active[p], u) for u in g.units))
+            s.groups.append(tuple(_find(s, p, s.active[p], u) for u in g.units))
             s.gkind.append(GROUND_BATTLE if g.kind == "ground" else SPACE_BATTLE)
-            s.blocks.append(tuple(find(d, s.active[d], u) for u in g.blockers))
+            s.blocks.append(tuple(_find(s, d, s.active[d], u) for u in g.blockers))
             s.results.append(RESULT_NAMES.index(g.result) if g.result else -1)
             if g.target is None:
                 s.targets.append(NO_TARGET)
             else:
                 zone = s.inactive[d] if g.target_zone == "inactive" else s.active[d]
-                s.targets.append(find(d, zone, g.target))
+                s.targets.append(_find(s, d, zone, g.target))
         s.atk_bonus = b.attack_bonus
         s.def_bonus = b.defense_bonus
         s.passes = b.passes
@@ -149,21 +138,43 @@ class _Sampler:
         # A cannon that fired may since have been destroyed in a battle of this phase.
         cannons = [u for u in (*s.active[d], *s.discard[d]) if t.ion_cannon[u]]
         s.ion_used = tuple(cannons[: b.ion_cannons_fired])
-        psions = []
-        for card_name, hero_name in b.psion_cards:
-            hero = next(
-                h
-                for zone in (s.active[0], s.active[1], s.inactive[0], s.inactive[1])
-                for h in zone
-                if names[type_of[h]] == hero_name and s.busy[h]
-            )
-            card = next(a for a in s.att[hero] if names[type_of[a]] == card_name)
-            psions.append((card, hero))
-        s.psions = tuple(psions)
+        s.psions = tuple(_psion(s, card, hero) for card, hero in b.psion_cards)
         if b.casualty_group is not None:
             cg = b.casualty_group - 1
             side = 0 if b.casualty_from == "attacker" else 1
             s.cas = Casualties(cg, side, b.casualty_budget or 0, s.gkind[cg])
+
+
+def _find(s: GameState, side: int, zone: list[int], u: UnitView) -> int:
+    """The unit the battle shows: the copy the view numbers (UnitView.copy)."""
+    t = s.ctx.tables
+    names, type_of = t.names, t.type_of
+    k = 0
+    for i in s.active[side] + s.inactive[side]:
+        if names[type_of[i]] != u.name:
+            continue
+        k += 1
+        if k == u.copy:
+            look = tuple(names[type_of[a]] for a in s.att[i])
+            if i in zone and not s.busy[i] and look == u.attachments:
+                s.busy[i] = 1
+                return i
+            break
+    raise SamplingError(f"the battle shows a {u.name!r} that is not in its zone")
+
+
+def _psion(s: GameState, card_name: str, hero_name: str) -> tuple[int, int]:
+    """(psion card, hero) of a psion card the battle shows on a fighting hero (R24)."""
+    t = s.ctx.tables
+    names, type_of = t.names, t.type_of
+    hero = next(
+        h
+        for zone in (s.active[0], s.active[1], s.inactive[0], s.inactive[1])
+        for h in zone
+        if names[type_of[h]] == hero_name and s.busy[h]
+    )
+    card = next(a for a in s.att[hero] if names[type_of[a]] == card_name)
+    return card, hero
 
 
 def redeal(state: GameState, player: int, rng: random.Random) -> GameState:

@@ -360,18 +360,8 @@ class GameState:
         """
         space = self.ctx.space
         a = action if type(action) is int and 0 <= action < space.size else space.ids(action)
-        if self.outcome is not None:
-            raise IllegalActionError(
-                f"{space.text(a)!r} is not legal: the game is over "
-                f"({self.outcome.winner_name} won: {self.outcome.reason})"
-            )
-        if player is not None and (type(player) is not int or player not in PLAYERS):
-            raise InvalidActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
-        if player is not None and player != self.to_move:
-            raise IllegalActionError(
-                f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "
-                f"not {PLAYER_NAMES[player]}'s"
-            )
+        if self.outcome is not None or player is not None:
+            self._check_turn(a, player)
         legal = self._legal
         if legal is None:
             legal = rules.LEGAL[self.step](self)
@@ -394,6 +384,22 @@ class GameState:
         if self.tally is not None:
             self.tally.read(new)
         return new
+
+    def _check_turn(self, a: int, player: int | None) -> None:
+        """Raise unless the game goes on and ``player`` (when given) is the player to move."""
+        space = self.ctx.space
+        if self.outcome is not None:
+            raise IllegalActionError(
+                f"{space.text(a)!r} is not legal: the game is over "
+                f"({self.outcome.winner_name} won: {self.outcome.reason})"
+            )
+        if player is not None and (type(player) is not int or player not in PLAYERS):
+            raise InvalidActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
+        if player is not None and player != self.to_move:
+            raise IllegalActionError(
+                f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "
+                f"not {PLAYER_NAMES[player]}'s"
+            )
 
     def action(self, action_id: int) -> Action:
         return self.ctx.space[action_id]
