@@ -14,7 +14,9 @@ Everything that plays (the terminal UI, agents, simulators, the server) uses thi
 Beyond playing: events (``events.py``: what happened, with who may see it), computed values
 (``values.py``: current ratings, battle values, damage after shields), the group and casualty
 rules as questions (``can_start_group``, ``can_join_group``, ``casualty_candidates``), and
-typed constants (``Step``, ``GroupKind``, ``Ability``, the views' ``Side`` and friends).
+typed constants (``Step``, ``GroupKind``, ``Ability``, ``Side`` and friends, each defined once
+with its wire word: ``enums.py``, ``steps.py``, ``actions.py``), and the card abilities as data
+(``EFFECTS``, one ``Effect`` per ability: ``abilities/``).
 """
 
 from .abilities import EFFECTS, TRICK_ABILITIES, Effect, Pool, When, effect_of

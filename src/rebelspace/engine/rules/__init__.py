@@ -7,6 +7,9 @@ The modules form layers, and none imports one beside or above it: ``copies`` (wh
 a hero an action takes) under ``turn``, ``attack`` and ``battle`` (each phase's legal actions
 and what its actions do), under ``flow`` (which step follows which, and which steps play
 themselves, R34), under this package, which adds ``explain`` (why an action is not legal).
+Below them all: the steps (``steps.py``) and the card abilities (``abilities/``, which play
+each action card); the rules import the state's type for annotations only, never the state
+module itself, so ``state.py`` can import this package at its top.
 """
 
 from __future__ import annotations
