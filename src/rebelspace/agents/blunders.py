@@ -49,7 +49,6 @@ from typing import NamedTuple
 
 from rebelspace.engine import (
     BATTLE_CARD_KINDS,
-    Ability,
     BattleResult,
     GameState,
     Step,
@@ -298,8 +297,8 @@ def _card_check(r: _Replay, ply: int) -> CardCheck:
     changed = real != imagined
     card = before.ctx.space.decoded[p.action].card
     tables = before.ctx.tables
-    instance = next(c for c in before.hand[p.player] if tables.type_of[c] == card)
-    if tables.ability[instance] == Ability.EXTRA_ATTACK:
+    effect = tables.type_effect[card]
+    if effect is not None and effect.extra_attacks:  # its extra attack phase counts too (R22)
         extra = r.extra_phase(phase)
         if extra is not None:
             changed = changed or not outcome(r.phase_events(extra), attacker).empty

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rebelspace.engine import STEP_NAMES, Ability, GameContext, GameState, Step
+from rebelspace.engine import STEP_NAMES, GameContext, GameState, Step
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import ATTACHMENT, HERO, PSION
 
@@ -83,14 +83,18 @@ class Layout:
         return slice(start, end)
 
 
+def _stays(ctx: GameContext, card_type: int) -> bool:
+    """An action card that stays attached to its target (R28, the Convert/Traitor marker)."""
+    effect = ctx.tables.type_effect[card_type]
+    return effect is not None and effect.stays
+
+
 def _build_layout(ctx: GameContext) -> Layout:
     db = ctx.cards
     types = len(db.types)
     heroes = tuple(ct.index for ct in db.types if ct.kind == HERO)
     attachables = tuple(
-        ct.index
-        for ct in db.types
-        if ct.kind in (ATTACHMENT, PSION) or ctx.tables.type_ability[ct.index] == Ability.CONVERT
+        ct.index for ct in db.types if ct.kind in (ATTACHMENT, PSION) or _stays(ctx, ct.index)
     )
     psions = tuple(ct.index for ct in db.types if ct.kind == PSION)
     sizes = [("global", GLOBAL), ("counts", COUNTS)]
