@@ -76,7 +76,7 @@ class Tables:
         effects = tuple(_effect(ct) for ct in types)
         # Plain ints, as the rules' hot paths and the learnt features read them.
         ability_of_type = tuple(_code(e) for e in effects)
-        lists = _TypeLists.of(types, effects)
+        lists = _type_lists(types, effects)
         return cls(
             db=db,
             n=len(type_of),
@@ -165,21 +165,21 @@ class _TypeLists(NamedTuple):
     extra_draws: int  # copies of "Draw 1 extra card per turn" units (R8)
     copied_heroes: dict[int, int]
 
-    @classmethod
-    def of(cls, types: tuple[CardType, ...], effects: tuple[Effect | None, ...]) -> _TypeLists:
-        def of_kind(kind: str) -> tuple[int, ...]:
-            return tuple(ct.index for ct in types if ct.kind == kind)
 
-        return cls(
-            hero_types=of_kind(HERO),
-            psion_types=of_kind(PSION),
-            attachment_types=of_kind(ATTACHMENT),
-            end_types=tuple(
-                ct.index for ct, e in zip(types, effects, strict=True) if _played_on_target(e)
-            ),
-            extra_draws=sum(ct.count for ct in types if "extra_draw" in ct.keywords),
-            copied_heroes={ct.index: ct.count for ct in types if ct.kind == HERO and ct.count > 1},
-        )
+def _type_lists(types: tuple[CardType, ...], effects: tuple[Effect | None, ...]) -> _TypeLists:
+    def of_kind(kind: str) -> tuple[int, ...]:
+        return tuple(ct.index for ct in types if ct.kind == kind)
+
+    return _TypeLists(
+        hero_types=of_kind(HERO),
+        psion_types=of_kind(PSION),
+        attachment_types=of_kind(ATTACHMENT),
+        end_types=tuple(
+            ct.index for ct, e in zip(types, effects, strict=True) if _played_on_target(e)
+        ),
+        extra_draws=sum(ct.count for ct in types if "extra_draw" in ct.keywords),
+        copied_heroes={ct.index: ct.count for ct in types if ct.kind == HERO and ct.count > 1},
+    )
 
 
 def _played_on_target(effect: Effect | None) -> bool:
