@@ -32,7 +32,7 @@ def play(s: GameState, c: int, card: int, target: int, unit: int) -> None:
         s.emit(ControlTaken(p, card, target))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.CONVERT,
     key="convert",
     notes="Take control of opposing Hero for rest of game",

@@ -18,7 +18,7 @@ def play(s: GameState, _c: int, card: int, _target: int, _unit: int) -> None:
         s.emit(TrickPlayed(s.to_move, card))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.EXTRA_ATTACK,
     key="extra_attack",
     notes="Rebels get an extra Attack Phase",

@@ -24,7 +24,7 @@ def play(s: GameState, c: int, card: int, target: int, _unit: int) -> None:
         s.finish(1 - p, EndReason.SEARCH, c)
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.HERO_FROM_DECK,
     key="hero_from_deck",
     notes="Take any Hero from your deck and put it in your hand",

@@ -21,7 +21,7 @@ def play(s: GameState, _c: int, card: int, target: int, _unit: int) -> None:
         s.emit(HeroTaken(p, card, target, from_deck=False))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.HERO_FROM_DISCARD,
     key="hero_from_discard",
     notes="Take any Hero from your discard and put it in your hand",

@@ -20,7 +20,7 @@ def play(s: GameState, _c: int, card: int, target: int, _unit: int) -> None:
         s.emit(Sabotaged(p, card, target))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.SABOTEUR,
     key="saboteur",
     notes="Destroy one opposing facility",

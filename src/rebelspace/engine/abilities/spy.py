@@ -24,7 +24,7 @@ def play(s: GameState, _c: int, card: int, _target: int, _unit: int) -> None:
         s.emit(CardsSeen(p, o, tuple(by_name), Seen.SPIES))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.SPY,
     key="spy",
     notes="Look at opponents hand",

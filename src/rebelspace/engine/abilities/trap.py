@@ -20,7 +20,7 @@ def play(s: GameState, _c: int, card: int, _target: int, _unit: int) -> None:
         s.emit(TrickPlayed(s.to_move, card))
 
 
-EFFECT = Effect(
+EFFECT: Effect = Effect(
     ability=Ability.TRAP,
     key="trap",
     notes="All defending units get Ground or Space +2",
