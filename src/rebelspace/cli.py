@@ -91,6 +91,17 @@ def _level(text: str) -> str:
     )
 
 
+def _pace(text: str) -> float:
+    """Seconds between the computer's moves on the board: a number from 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 10, got {text!r}")
+    return value
+
+
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from rebelspace.terminal.levels import levels_words
 
@@ -153,6 +164,21 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--confirm-forced",
         action="store_true",
         help="ask even when a decision has one choice (pass, end turn...)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="the line mode: the game as lines of text and questions, for pipes, scripts and "
+        "screen readers (chosen by itself when input or output is not a terminal); by default "
+        "a terminal gets the full-screen board",
+    )
+    p.add_argument(
+        "--pace",
+        type=_pace,
+        default=0.8,
+        metavar="SECONDS",
+        help="on the board, the pause between the computer's moves so you can follow them "
+        "(default 0.8; 0: no pause; p changes it during the game)",
     )
     p.add_argument(
         "--end-without-asking",
