@@ -115,8 +115,11 @@ class BoardApp(App[Stop]):
     #main { height: 1fr; }
     #left { width: 1fr; }
     #right { width: 32%; min-width: 26; }
-    .zone { height: auto; max-height: 9; padding: 0 1; overflow-y: auto; }
-    #battle { height: auto; max-height: 9; padding: 0 1; border-left: thick yellow; }
+    .zone { height: auto; padding: 0 1; overflow-y: auto; }
+    #opponent { max-height: 28%; }
+    #you { max-height: 34%; }
+    #battle { height: auto; max-height: 24%; padding: 0 1; border-left: thick yellow;
+              overflow-y: auto; }
     #choices { height: 1fr; min-height: 4; border: none; border-top: solid $accent;
                padding: 0 0; }
     #details { height: auto; max-height: 11; padding: 0 1; border-top: solid $secondary; }
