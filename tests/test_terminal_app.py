@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from rebelspace import cli
-from rebelspace.engine import IMPERIAL, REBEL, load_record, new_game
+from rebelspace.engine import IMPERIAL, REBEL, load_record, new_game, replay
 from rebelspace.terminal import Opponent, Stop, TerminalGame, make_console
 from rebelspace.terminal.app import BoardApp, YesNo
 from rebelspace.terminal.launch import full_screen, keep, open_game
@@ -190,6 +190,17 @@ def test_every_kind_of_decision_answered_by_keys_digits_mouse_and_text() -> None
 # --- keys --------------------------------------------------------------------------------------
 
 
+async def play_until(pilot: Any, app: BoardApp, wanted: Callable[[list[str]], bool]) -> None:
+    """Play the first choice (yes to ending a phase) until the choices are ``wanted``."""
+    await settle(pilot, app)
+    for _ in range(400):
+        if app.state == "choosing" and wanted(list(app.choice_texts())):
+            return
+        await pilot.press("y" if app.state == "asking" else "enter")
+        await settle(pilot, app)
+    raise AssertionError("the choices never came")
+
+
 def test_hint_and_undo_keys() -> None:
     async def test() -> None:
         s = session(5)
@@ -198,20 +209,22 @@ def test_hint_and_undo_keys() -> None:
             await settle(pilot, app)
             await pilot.press("u")  # nothing to take back yet
             await pilot.pause()
-            assert s.game.history is not None and "Cannot undo" in app.log_text()
+            assert "Cannot undo: you have made no decision" in app.log_text()
+            await play_until(pilot, app, lambda texts: any(t.startswith("deploy ") for t in texts))
             await pilot.press("h")
             await settle(pilot, app)
             assert "Hint: the computer (heuristic) would play" in app.log_text()
             shot(app, "board-hint")
             first = app.choice_texts()
-            await pilot.press("enter")
+            assert app.question is not None and s.game.history is not None
+            deploy = next(k for k, t in enumerate(first) if t.startswith("deploy "))
+            await pilot.press(*str(app.question.numbers[deploy]), "enter")
             await settle(pilot, app)
             played = len(s.game.history)
-            assert played > 0
             await pilot.press("u")
             await settle(pilot, app)
-            assert "Took back" in app.log_text()
-            assert len(s.game.history) < played
+            assert f"Took back {first[deploy]!r}" in app.log_text()
+            assert len(s.game.history) == played - 1
             assert app.choice_texts() == first  # the same question again, numbers and all
             await pilot.press("q")
         assert app.return_value == Stop.QUIT
@@ -224,16 +237,7 @@ def test_ending_a_phase_with_cards_left_asks_first() -> None:
         s = session(3)
         app = BoardApp(s, pace=0)
         async with app.run_test(size=SMALL) as pilot:
-            await settle(pilot, app)
-            for _ in range(400):
-                texts = app.choice_texts()
-                if "done deploying" in texts and len(texts) > 1:
-                    break
-                await pilot.press("enter")
-                await settle(pilot, app)
-                if app.state == "asking":
-                    await pilot.press("y")
-                    await settle(pilot, app)
+            await play_until(pilot, app, lambda texts: "done deploying" in texts and len(texts) > 1)
             assert "done deploying" in app.choice_texts()
             assert s.game.history is not None
             played = len(s.game.history)
@@ -356,6 +360,11 @@ def test_colours_say_whose_and_no_color_turns_them_off(monkeypatch: pytest.Monke
 # --- saves -------------------------------------------------------------------------------------
 
 
+def saved_actions(path: Path) -> list[int]:
+    """The actions of the game saved at ``path``, replayed."""
+    return list(replay(load_record(path)).history or [])
+
+
 def play_args(*words: str) -> Any:
     return cli.build_parser().parse_args(["play", *words])
 
@@ -383,7 +392,7 @@ def test_leaving_saves_and_resume_goes_on_on_the_board(capsys: pytest.CaptureFix
     assert keep(opened, Stop.QUIT, console) == 0
     history = list(opened.terminal.game.history or [])
     saved = unfinished_games()
-    assert len(saved) == 1 and load_record(saved[0].path)["actions"] == history
+    assert len(saved) == 1 and saved_actions(saved[0].path) == history
     assert "To go on with it, run" in capsys.readouterr().out
 
     again = open_game(play_args("--resume"), None, console)
@@ -391,8 +400,8 @@ def test_leaving_saves_and_resume_goes_on_on_the_board(capsys: pytest.CaptureFix
     assert list(again.terminal.game.history or []) == history
     assert asyncio.run(leave_after(again, 3)) == Stop.QUIT
     assert keep(again, Stop.QUIT, console) == 0
-    record = load_record(saved[0].path)
-    assert record["actions"][: len(history)] == history and len(record["actions"]) > len(history)
+    actions = saved_actions(saved[0].path)
+    assert actions[: len(history)] == history and len(actions) > len(history)
 
 
 def test_ctrl_c_while_the_computer_thinks_saves_the_game() -> None:
@@ -439,7 +448,7 @@ def test_ctrl_c_while_the_computer_thinks_saves_the_game() -> None:
     assert keep(opened, Stop.INTERRUPTED, console) == 0
     release.set()  # the computer answers now, to an app that has closed
     assert list(opened.terminal.game.history or []) == history
-    assert load_record(opened.save)["actions"] == history
+    assert saved_actions(opened.save) == history
     assert opened.terminal.game.to_move == 1 - opened.terminal.person  # the computer's turn
 
 

@@ -109,7 +109,10 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "play",
         help="play one side in the terminal against a computer opponent",
         description="Play one side of a game in the terminal against a computer opponent "
-        "(information-set MCTS at level normal unless you choose another). The table is "
+        "(information-set MCTS at level normal unless you choose another). On a terminal the "
+        "game is a full-screen board: pick a choice with the arrow keys, its number or the "
+        "mouse, Enter plays it; h hint, u undo, r rules, : to type, ? the keys, q save and "
+        "quit. In the line mode (--plain, or off a terminal) the table is "
         "shown at the start of your turns and after the computer's moves, each decision as "
         "numbered choices: answer with a number or an action's text (or its unique start). "
         "Choices with one option play themselves. help lists the commands: card NAME, ?N "

@@ -252,14 +252,17 @@ class BoardApp(App[Stop]):
             try:
                 answer = job()
             except Exception as exc:
-                self._from_thread(failed, exc)
+                self._from_thread(generation, failed, exc)
                 return
-            self._from_thread(done, answer)
+            self._from_thread(generation, done, answer)
 
         threading.Thread(target=run, name="rebelspace-think", daemon=True).start()
 
-    def _from_thread(self, call: Callable[[T], None], arg: T) -> None:
-        # RuntimeError: the app has closed, and nothing waits for the answer.
+    def _from_thread(self, generation: int, call: Callable[[T], None], arg: T) -> None:
+        """``call(arg)`` on the app's thread, unless the app has moved on or closed."""
+        if generation != self.generation or not self.is_running:
+            return  # left meanwhile (q, Ctrl-C, undo): nothing waits for the answer
+        # RuntimeError: the app closed between the check and the call.
         with contextlib.suppress(RuntimeError):
             self.call_from_thread(call, arg)
 
@@ -532,10 +535,10 @@ class BoardApp(App[Stop]):
     # --- for tests
 
     def log_text(self) -> str:
-        """The log so far as plain text."""
+        """The log so far as plain text, a line an entry (not wrapped)."""
         from rich.console import Console
 
-        console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+        console = Console(width=1000, record=True, file=io.StringIO(), color_system=None)
         for thing in self.said:
             console.print(thing)
         return console.export_text()

@@ -7,7 +7,9 @@ During it the game is saved before each of the player's questions (``TerminalGam
 After it: where it is saved and the command that goes on with it, each on a line of its own
 (printed as they are, never wrapped inside a command, so they can be copied). Leaving with
 Ctrl-C saves the game and exits 0, like q: nothing failed, and ``make play`` adds no
-``Error 130`` to it.
+``Error 130`` to it. The game is played on the full-screen board (``app``) when input and
+output are a terminal, in the line mode with ``--plain`` or elsewhere; the offer to resume and
+the words after the game are the same lines in both.
 """
 
 from __future__ import annotations
