@@ -35,6 +35,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from rebelspace.engine import PLAYER_NAMES
+from rebelspace.tui import battle_lines
 
 from . import show
 from .cards import card_lines
@@ -367,7 +368,11 @@ class BoardApp(App[Stop]):
         battle = self.query_one("#battle", Static)
         battle.display = view.battle is not None
         if view.battle is not None:
-            battle.update(Group(*show.battle(view)))
+            # A line a group, wrapping on its own (the line mode's label column would take
+            # half the pane's width for the casualties' line).
+            head, *rows = battle_lines(view.battle, view.active_player, view.step)
+            attacker = show.side_style(view.active_player)
+            battle.update(Group(Text(head, style=attacker), *(Text(row) for row in rows)))
         self._status()
 
     def _status(self) -> None:
