@@ -485,3 +485,41 @@ def test_pace_must_be_a_sensible_number_of_seconds(capsys: pytest.CaptureFixture
         with pytest.raises(SystemExit):
             play_args("--pace", bad)
     assert "seconds from 0 to 10" in capsys.readouterr().err
+
+
+# --- in a real terminal ------------------------------------------------------------------------
+
+
+def test_the_board_in_a_pseudo_terminal_saves_on_ctrl_c_and_exits_0(tmp_path: Path) -> None:
+    """``rebelspace play`` on a terminal (pexpect's, 80×24) is the board, not the line mode;
+    Ctrl-C there saves the game, prints where and how to go on, and exits 0."""
+    import os
+
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    env.update(TERM="xterm-256color")
+    if "PYTHONPATH" in env:  # this tree's sources, from the spawned process's folder too
+        env["PYTHONPATH"] = os.pathsep.join(
+            str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep)
+        )
+    args = ["play", "--opponent", "heuristic", "--seed", "3", "--new", "--pace", "0"]
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rebelspace.cli", *args],
+        cwd=str(tmp_path),
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect("Your move")  # the choices' title on the board
+    child.expect("save & quit")  # the footer
+    child.send("\r")  # plays the highlighted choice, the first
+    child.expect("your turn, (attack|deploy) phase")  # the status line, past the draw
+    child.send("\x03")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and child.signalstatus is None
+    assert "Game saved in" in child.before and "--resume" in child.before
+    (saved,) = unfinished_games()
+    assert saved.actions >= 1
