@@ -121,6 +121,9 @@ class BoardApp(App[Stop]):
     #you { max-height: 34%; }
     #battle { height: auto; max-height: 24%; padding: 0 1; border-left: thick yellow;
               overflow-y: auto; }
+    #left.fighting #opponent { max-height: 22%; }
+    #left.fighting #you { max-height: 26%; }
+    #left.fighting #battle { max-height: 34%; }
     #choices { height: 1fr; min-height: 4; border: none; border-top: solid $accent;
                padding: 0 0; }
     #details { height: auto; max-height: 11; padding: 0 1; border-top: solid $secondary; }
@@ -370,9 +373,11 @@ class BoardApp(App[Stop]):
         if view.battle is not None:
             # A line a group, wrapping on its own (the line mode's label column would take
             # half the pane's width for the casualties' line).
-            head, *rows = battle_lines(view.battle, view.active_player, view.step)
+            head, *rows = battle_lines(view.battle, view.active_player, view.step, grouped=True)
             attacker = show.side_style(view.active_player)
             battle.update(Group(Text(head, style=attacker), *(Text(row) for row in rows)))
+        # In a battle, the battle gets the room the zones can spare.
+        self.query_one("#left").set_class(view.battle is not None, "fighting")
         self._status()
 
     def _status(self) -> None:
