@@ -146,13 +146,15 @@ def answering(rng: random.Random, app: BoardApp, pilot: Any) -> Callable[[int], 
             choices.scroll_home(animate=False)
             await pilot.pause()
             await pilot.click("#choices", offset=(4, 1 + pick))  # under the title
-        else:
-            await pilot.press("colon", *text, "enter")
+        else:  # typed: the text when short (a key press a letter is slow), else the number
+            typed = text if len(text) <= 14 else str(question.numbers[pick])
+            await pilot.press("colon", *typed, "enter")
         return action
 
     return answer
 
 
+@pytest.mark.slow  # two whole games, every decision asked: minutes on a busy machine
 def test_every_kind_of_decision_answered_by_keys_digits_mouse_and_text() -> None:
     """Rebel against the random computer, every decision asked (one-choice ones too): seeds
     10 and 17 between them reach every step at which a player decides (ion cannon in 17,
