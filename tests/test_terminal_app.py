@@ -82,7 +82,7 @@ def shot(app: BoardApp, name: str) -> None:
 def board_on_screen(app: BoardApp) -> None:
     """The board's parts are all on the screen, none scrolled away or squeezed out."""
     width, height = app.size
-    for part in ("#status", "#opponent", "#you", "#choices", "#details", "#log"):
+    for part in ("#status", "#opponent-pane", "#you-pane", "#choices", "#details", "#log"):
         region = app.query_one(part).region
         assert region.width > 0 and region.height > 0, part
         assert region.x >= 0 and region.y >= 0, part

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import ClassVar, TypeVar
@@ -47,6 +48,9 @@ T = TypeVar("T")
 #: The paces p steps through: seconds between the computer's moves on the board.
 PACES = (0.0, 0.4, 0.8, 1.6)
 DEFAULT_PACE = 0.8
+#: ``group 1 (space):`` in ``battle_lines``, shortened to ``1 space:`` on the board.
+GROUP_HEAD = re.compile(r"^group ([0-9]+) \((ground|space)\):")
+RATINGS = re.compile(r" \([0-9]+/[0-9]+/[0-9]+\)")
 SIDE_COLOURS = ("#ff8700", "#00afff")  # Rebel, Imperial: show.STYLES' dark_orange, sky blue
 
 #: The keys of the board, for the help screen (the footer shows them too).
@@ -116,14 +120,13 @@ class BoardApp(App[Stop]):
     #main { height: 1fr; }
     #left { width: 1fr; }
     #right { width: 32%; min-width: 26; }
-    .zone { height: auto; padding: 0 1; overflow-y: auto; }
-    #opponent { max-height: 28%; }
-    #you { max-height: 34%; }
-    #battle { height: auto; max-height: 24%; padding: 0 1; border-left: thick yellow;
-              overflow-y: auto; }
-    #left.fighting #opponent { max-height: 22%; }
-    #left.fighting #you { max-height: 26%; }
-    #left.fighting #battle { max-height: 34%; }
+    .pane { height: auto; padding: 0 0 0 1; scrollbar-size-vertical: 1; }
+    #opponent-pane { max-height: 28%; }
+    #you-pane { max-height: 34%; }
+    #battle-pane { max-height: 24%; border-left: thick yellow; }
+    #left.fighting #opponent-pane { max-height: 22%; }
+    #left.fighting #you-pane { max-height: 26%; }
+    #left.fighting #battle-pane { max-height: 34%; }
     #choices { height: 1fr; min-height: 4; border: none; border-top: solid $accent;
                padding: 0 0; }
     #details { height: auto; max-height: 11; padding: 0 1; border-top: solid $secondary; }
@@ -173,9 +176,11 @@ class BoardApp(App[Stop]):
         yield Static(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Static(id="opponent", classes="zone")
-                yield Static(id="battle")
-                yield Static(id="you", classes="zone")
+                # Each part in a pane that scrolls when it holds more than its share of the
+                # screen (a long battle at 80×24), so the choices below always keep theirs.
+                for part in ("opponent", "battle", "you"):
+                    with VerticalScroll(id=f"{part}-pane", classes="pane"):
+                        yield Static(id=part)
                 yield OptionList(id="choices")
             with Vertical(id="right"):
                 yield Static(id="details")
@@ -186,8 +191,8 @@ class BoardApp(App[Stop]):
     def on_mount(self) -> None:
         s = self.session
         you = s.person
-        self.query_one("#opponent").styles.border_left = ("thick", SIDE_COLOURS[s.other])
-        self.query_one("#you").styles.border_left = ("thick", SIDE_COLOURS[you])
+        self.query_one("#opponent-pane").styles.border_left = ("thick", SIDE_COLOURS[s.other])
+        self.query_one("#you-pane").styles.border_left = ("thick", SIDE_COLOURS[you])
         self.query_one("#choices").border_title = "Your move"
         self.query_one("#details").border_title = "Card"
         self.query_one("#log").border_title = "Log"
@@ -368,14 +373,14 @@ class BoardApp(App[Stop]):
         self.query_one("#opponent", Static).update(Group(*theirs))
         yours = show.side_block(view.you, f"{view.player.capitalize()} (you)", None, s.db)
         self.query_one("#you", Static).update(Group(*yours))
-        battle = self.query_one("#battle", Static)
-        battle.display = view.battle is not None
+        self.query_one("#battle-pane").display = view.battle is not None
         if view.battle is not None:
-            # A line a group, wrapping on its own (the line mode's label column would take
-            # half the pane's width for the casualties' line).
+            # A line a group, as short as it reads ("1 space: Bombers ×2 = 2; unblocked,
+            # damage 4"): the group's value, not each unit's ratings (the zones have those).
             head, *rows = battle_lines(view.battle, view.active_player, view.step, grouped=True)
             attacker = show.side_style(view.active_player)
-            battle.update(Group(Text(head, style=attacker), *(Text(row) for row in rows)))
+            lines = [Text(RATINGS.sub("", GROUP_HEAD.sub(r"\1 \2:", row.strip()))) for row in rows]
+            self.query_one("#battle", Static).update(Group(Text(head, style=attacker), *lines))
         # In a battle, the battle gets the room the zones can spare.
         self.query_one("#left").set_class(view.battle is not None, "fighting")
         self._status()
