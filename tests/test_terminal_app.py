@@ -21,7 +21,7 @@ import pytest
 from rebelspace import cli
 from rebelspace.engine import IMPERIAL, REBEL, load_record, new_game, replay
 from rebelspace.terminal import Opponent, Stop, TerminalGame, make_console
-from rebelspace.terminal.app import BoardApp, YesNo
+from rebelspace.terminal.app import BoardApp, Reading, YesNo
 from rebelspace.terminal.launch import full_screen, keep, open_game
 from rebelspace.terminal.saves import unfinished_games
 
@@ -74,6 +74,14 @@ async def settle(pilot: Any, app: BoardApp) -> None:
     raise AssertionError(f"the app never waited for the person (state {app.state})")
 
 
+def plain(thing: Any) -> str:
+    """A Rich renderable as the text it shows, at 200 columns."""
+    console = make_console()
+    console.file, console.width = io.StringIO(), 200
+    console.print(thing)
+    return console.file.getvalue()
+
+
 def shot(app: BoardApp, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     app.save_screenshot(f"{name}.svg", str(ARTIFACTS))
@@ -97,7 +105,7 @@ def board_on_screen(app: BoardApp) -> None:
 def test_a_whole_game_at_80x24_with_the_board_always_on_screen() -> None:
     async def test() -> None:
         s = session(3)
-        app = BoardApp(s, pace=0)
+        app = BoardApp(s, pace=0, saved=Path("/tmp/the game.json"))
         async with app.run_test(size=SMALL) as pilot:
             await settle(pilot, app)
             shot(app, "board-first-question")
@@ -115,6 +123,10 @@ def test_a_whole_game_at_80x24_with_the_board_always_on_screen() -> None:
                 await settle(pilot, app)
             shot(app, "board-game-over")
             assert "Game over" in app.log_text()
+            assert isinstance(app.screen, Reading)
+            said = plain(app.screen.body)
+            assert "You lose." in said or "You win!" in said
+            assert "analyse '/tmp/the game.json' --side rebel" in said
             await pilot.press("enter")
         assert app.return_value == Stop.FINISHED
         assert s.game.is_over and questions > 10

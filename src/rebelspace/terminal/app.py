@@ -22,6 +22,7 @@ import io
 import re
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import ClassVar, TypeVar
 
 from rich.console import Group, RenderableType
@@ -151,10 +152,16 @@ class BoardApp(App[Stop]):
     ]
 
     def __init__(
-        self, session: TerminalGame, *, pace: float = DEFAULT_PACE, resumed: bool = False
+        self,
+        session: TerminalGame,
+        *,
+        pace: float = DEFAULT_PACE,
+        resumed: bool = False,
+        saved: Path | None = None,
     ) -> None:
         super().__init__()
         self.session = session
+        self.saved = saved  # the game's file, for the analysis command at the end
         session.board = True  # the board shows the table: the log gets what happened
         session.echo = self._say
         self.pace = pace
@@ -353,10 +360,24 @@ class BoardApp(App[Stop]):
         body = Group(
             Text("You win!" if won else "You lose.", style="bold green" if won else "bold red"),
             Text(f"{outcome.winner_name} wins on turn {s.game.turn} ({outcome.reason})."),
+            *self._analysis_words(),
             Text("Enter or q: leave (the game record is saved).", style="dim"),
         )
         self._status()
         self.push_screen(Reading("Game over", body, short=True), lambda _: self.exit(Stop.FINISHED))
+
+    def _analysis_words(self) -> list[Text]:
+        """How to have the moves analysed (the line mode offers it; here it would hold the
+        board for a minute): the command, on a line of its own so that it copies whole."""
+        if self.saved is None:
+            return []
+        import shlex
+
+        from .saves import rebelspace_command
+
+        side = PLAYER_NAMES[self.session.person].lower()
+        command = f"{rebelspace_command()} analyse {shlex.quote(str(self.saved))} --side {side}"
+        return [Text("To analyse your moves, run"), Text(f"  {command}", no_wrap=True)]
 
     # --- the board
 
@@ -563,8 +584,14 @@ class BoardApp(App[Stop]):
         return [] if question is None else [text for _, text in question.legal]
 
 
-def run_app(session: TerminalGame, *, pace: float = DEFAULT_PACE, resumed: bool = False) -> Stop:
+def run_app(
+    session: TerminalGame,
+    *,
+    pace: float = DEFAULT_PACE,
+    resumed: bool = False,
+    saved: Path | None = None,
+) -> Stop:
     """Play ``session`` full-screen; how it ended (a crash of the app counts as leaving: the
     game, whole at its last decision, is saved by the caller all the same)."""
-    result = BoardApp(session, pace=pace, resumed=resumed).run()
+    result = BoardApp(session, pace=pace, resumed=resumed, saved=saved).run()
     return result if result is not None else Stop.QUIT

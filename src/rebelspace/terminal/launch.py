@@ -79,7 +79,7 @@ def run_play(
     if read is None and full_screen(args):
         from .app import run_app
 
-        stop = run_app(terminal, pace=args.pace, resumed=opened.resumed)
+        stop = run_app(terminal, pace=args.pace, resumed=opened.resumed, saved=opened.save)
     else:
         if read is None:
             terminal.read = line_reader(terminal.completions)
