@@ -126,7 +126,7 @@ def test_a_whole_game_at_80x24_with_the_board_always_on_screen() -> None:
             assert isinstance(app.screen, Reading)
             said = plain(app.screen.body)
             assert "You lose." in said or "You win!" in said
-            assert "analyse '/tmp/the game.json' --side rebel" in said
+            assert "the command that analyses your moves is printed" in said
             await pilot.press("enter")
         assert app.return_value == Stop.FINISHED
         assert s.game.is_over and questions > 10
@@ -537,3 +537,30 @@ def test_the_board_in_a_pseudo_terminal_saves_on_ctrl_c_and_exits_0(tmp_path: Pa
     assert "Game saved in" in child.before and "--resume" in child.before
     (saved,) = unfinished_games()
     assert saved.actions >= 1
+
+
+def test_after_a_game_on_the_board_the_analyse_command_is_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The board offers no analysis itself (it would hold the board for a minute): when it
+    closes after a finished game, the command that analyses the game's file is printed on a
+    line of its own, and it is one the CLI takes."""
+    import shlex
+
+    from rebelspace.terminal.launch import Opened
+
+    rng = random.Random(2)
+    game = new_game(2)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()), player=game.to_move)
+    s = TerminalGame(game, REBEL, Opponent("random", "normal", 2), plies=[])
+    for board in (False, True):
+        save = tmp_path / f"board-{board}.json"
+        assert keep(Opened(s, save, True, False, board), Stop.FINISHED, make_console()) == 0
+        out = capsys.readouterr().out
+        assert ("To analyse your moves, run" in out) == board
+    command = out.splitlines()[-1].strip()
+    words = shlex.split(command)
+    analyse = words.index("analyse")
+    args = cli.build_parser().parse_args(words[analyse:])
+    assert Path(args.record) == save and args.side == "rebel"

@@ -161,7 +161,7 @@ class BoardApp(App[Stop]):
     ) -> None:
         super().__init__()
         self.session = session
-        self.saved = saved  # the game's file, for the analysis command at the end
+        self.saved = saved  # the game's file (the caller prints how to analyse it)
         session.board = True  # the board shows the table: the log gets what happened
         session.echo = self._say
         self.pace = pace
@@ -360,24 +360,16 @@ class BoardApp(App[Stop]):
         body = Group(
             Text("You win!" if won else "You lose.", style="bold green" if won else "bold red"),
             Text(f"{outcome.winner_name} wins on turn {s.game.turn} ({outcome.reason})."),
-            *self._analysis_words(),
-            Text("Enter or q: leave (the game record is saved).", style="dim"),
+            Text(
+                "Enter or q: leave. The game record is saved; the command that analyses "
+                "your moves is printed when the board closes."
+                if self.saved is not None
+                else "Enter or q: leave.",
+                style="dim",
+            ),
         )
         self._status()
         self.push_screen(Reading("Game over", body, short=True), lambda _: self.exit(Stop.FINISHED))
-
-    def _analysis_words(self) -> list[Text]:
-        """How to have the moves analysed (the line mode offers it; here it would hold the
-        board for a minute): the command, on a line of its own so that it copies whole."""
-        if self.saved is None:
-            return []
-        import shlex
-
-        from .saves import rebelspace_command
-
-        side = PLAYER_NAMES[self.session.person].lower()
-        command = f"{rebelspace_command()} analyse {shlex.quote(str(self.saved))} --side {side}"
-        return [Text("To analyse your moves, run"), Text(f"  {command}", no_wrap=True)]
 
     # --- the board
 

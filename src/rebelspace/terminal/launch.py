@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from rich.text import Text
 
 from rebelspace.cliargs import EXIT_OK, cards_from, fail, rules_from
 from rebelspace.engine import (
+    PLAYER_NAMES,
     SIDE_NAMES,
     RebelSpaceError,
     RecordError,
@@ -40,7 +42,14 @@ from rebelspace.engine import (
 
 from .commands import ask_yes_no
 from .lines import line_reader
-from .saves import games_dir, new_save_path, resume_command, unfinished, unfinished_games
+from .saves import (
+    games_dir,
+    new_save_path,
+    rebelspace_command,
+    resume_command,
+    unfinished,
+    unfinished_games,
+)
 from .session import Opponent, Reader, Stop, TerminalGame, ctrl_c_ignored, make_console, rebuild
 
 #: ``--resume`` given without a file: the newest unfinished game of the data folder.
@@ -61,6 +70,7 @@ class Opened:
     save: Path
     named: bool
     resumed: bool
+    board: bool = False  # played on the board, which offers no analysis itself
 
 
 def run_play(
@@ -79,6 +89,7 @@ def run_play(
     if read is None and full_screen(args):
         from .app import run_app
 
+        opened.board = True
         stop = run_app(terminal, pace=args.pace, resumed=opened.resumed, saved=opened.save)
     else:
         if read is None:
@@ -254,6 +265,10 @@ def keep(opened: Opened, stop: Stop, console: Console) -> int:
     if stop == Stop.FINISHED:
         print("Game record saved in")
         print(f"  {save}")
+        if opened.board:  # the line mode offered the analysis at the end; the board did not
+            side = PLAYER_NAMES[terminal.person].lower()
+            print("To analyse your moves, run")
+            print(f"  {rebelspace_command()} analyse {shlex.quote(str(save))} --side {side}")
         return EXIT_OK
     newest = unfinished_games()
     in_folder = bool(newest) and newest[0].path.resolve() == save.resolve()
