@@ -321,7 +321,7 @@ def test_the_computer_plays_step_by_step_at_the_pace() -> None:
 
     async def test() -> None:
         s = session(3, side=IMPERIAL)  # the computer, Rebel, moves first
-        app = BoardApp(s, pace=0.05)
+        app = BoardApp(s, pace=0.2)  # long enough to be seen on a busy machine
         async with app.run_test(size=SMALL) as pilot:
             paced = 0
             for _ in range(WAITS):
