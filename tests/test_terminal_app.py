@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import OptionList
 
 from rebelspace import cli
 from rebelspace.engine import IMPERIAL, REBEL, load_record, new_game, replay
@@ -24,8 +26,6 @@ from rebelspace.terminal import Opponent, Stop, TerminalGame, make_console
 from rebelspace.terminal.app import BoardApp, Reading, YesNo
 from rebelspace.terminal.launch import full_screen, keep, open_game
 from rebelspace.terminal.saves import unfinished_games
-
-pytest.importorskip("textual")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SMALL = (80, 24)
@@ -228,6 +228,10 @@ def test_hint_and_undo_keys() -> None:
             await pilot.press("h")
             await settle(pilot, app)
             assert "Hint: the computer (heuristic) would play" in app.log_text()
+            recommended = re.findall(r"would play choice ([0-9]+)", app.log_text())[-1]
+            assert app.question is not None
+            highlighted = app.query_one("#choices", OptionList).highlighted
+            assert highlighted == app.question.numbers.index(int(recommended))
             shot(app, "board-hint")
             first = app.choice_texts()
             assert app.question is not None and s.game.history is not None

@@ -58,7 +58,7 @@ SIDE_COLOURS = ("#ff8700", "#00afff")  # Rebel, Imperial: show.STYLES' dark_oran
 KEYS = [
     ("↑ ↓, 1 2 …", "pick a choice (its number); Enter or a click plays it"),
     (":", "type a choice's text or a command (card NAME, why TEXT, rules TOPIC …)"),
-    ("h", "hint: what the computer would play now, and why"),
+    ("h", "hint: what the computer would play now, and why (its choice highlighted)"),
     ("u", "undo your last decision (not across a card you were shown)"),
     ("r", "the rules"),
     ("p", "the pace of the computer's moves"),
@@ -461,11 +461,18 @@ class BoardApp(App[Stop]):
         self.hinting = True
         self._status()
 
-        def hinted(lines: list[str]) -> None:
+        def hinted(answer: tuple[list[str], int]) -> None:
+            lines, action = answer
             self.hinting = False
             self._status()
             for line in lines:
                 self._say(Text(line, style="green" if line.startswith("Hint:") else ""))
+            # The recommended choice highlighted, so Enter plays it.
+            question = self.question
+            if self.state == "choosing" and question is not None:
+                ids = [a for a, _ in question.legal]
+                if action in ids:
+                    self.query_one("#choices", OptionList).highlighted = ids.index(action)
 
         self._in_thread(self.session.hint_job(), hinted)
 

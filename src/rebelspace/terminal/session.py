@@ -542,11 +542,12 @@ class TerminalGame:
     def _hint(self) -> None:
         """What the computer would play for the person, from the person's view only (R5)."""
         self.out(Text("Thinking...", style="dim"))
-        self.out(*self.hint_job()())
+        self.out(*self.hint_job()()[0])
 
-    def hint_job(self) -> Callable[[], list[str]]:
+    def hint_job(self) -> Callable[[], tuple[list[str], int]]:
         """The hint for the decision now, as a job that reads nothing of the game as it goes
-        on (the app runs it on a thread of its own while the board stays live)."""
+        on (the app runs it on a thread of its own while the board stays live): its lines and
+        the action it recommends."""
         from rebelspace.agents.advice import hint
         from rebelspace.seeds import ADVICE, agent_seed
 
@@ -557,7 +558,12 @@ class TerminalGame:
         seed = agent_seed(self.game.seed, ADVICE + len(self.game.history))
         view, ctx, agent = self.game.view(self.person), self.game.ctx, self.hint_agent
         numbers = dict(self.keys.numbers)
-        return lambda: hint_lines(hint(view, legal, ctx, seed, agent), legal, numbers)
+
+        def job() -> tuple[list[str], int]:
+            advice = hint(view, legal, ctx, seed, agent)
+            return hint_lines(advice, legal, numbers), advice.best.action
+
+        return job
 
     def _offer_analysis(self) -> None:
         """Offer the analysis of the person's decisions (yes or no; end of input is no)."""
