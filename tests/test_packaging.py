@@ -1,6 +1,6 @@
 """Packaging (issue 15): the core installs alone, and every optional part says how to get it.
 
-- pyproject.toml: the core needs only Rich and platformdirs; every other library is in an
+- pyproject.toml: the core needs only Rich, Textual and platformdirs; every other library is in an
   extra, as a range; constraints.txt pins each of them (what ``make`` and CI install), torch
   as the CPU build.
 - ``rebelspace.extras``: a command that needs a missing extra prints one line and exits 2.
@@ -35,9 +35,21 @@ CONSTRAINTS = ROOT / "constraints.txt"
 # numbers stay put within a step), then left and saved.
 RECORD_ANSWERS = "1\n" * 3000
 
-#: What `pip install rebelspace` brings: the package, Rich and Rich's own dependencies, and
-#: platformdirs (where the terminal game keeps its saved games).
-CORE_DISTRIBUTIONS = {"rebelspace", "rich", "markdown-it-py", "mdurl", "pygments", "platformdirs"}
+#: What `pip install rebelspace` brings: the package, Rich and Rich's own dependencies,
+#: platformdirs (where the terminal game keeps its saved games), and Textual (the full-screen
+#: board) with its own: markdown-it-py's linkify extra and plugins, typing-extensions.
+CORE_DISTRIBUTIONS = {
+    "rebelspace",
+    "rich",
+    "markdown-it-py",
+    "mdurl",
+    "pygments",
+    "platformdirs",
+    "textual",
+    "mdit-py-plugins",
+    "linkify-it-py",
+    "typing-extensions",
+}
 #: Modules of the extras that a core install has anyway (Rich depends on markdown-it-py).
 CORE_PROVIDED = {"markdown_it"}
 
@@ -62,8 +74,9 @@ def _pins() -> dict[str, str]:
 # ----------------------------------------------------------------------------- pyproject.toml
 
 
-def test_the_core_needs_only_rich_and_platformdirs() -> None:
-    assert [_name(r) for r in PYPROJECT["project"]["dependencies"]] == ["platformdirs", "rich"]
+def test_the_core_needs_only_rich_textual_and_platformdirs() -> None:
+    core = [_name(r) for r in PYPROJECT["project"]["dependencies"]]
+    assert core == ["platformdirs", "rich", "textual"]
 
 
 def test_extras_are_ranges_and_constraints_pin_every_one() -> None:
@@ -435,7 +448,8 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
         (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
         lines = wheel.read(metadata).decode().splitlines()
     requires = [line.split(": ", 1)[1] for line in lines if line.startswith("Requires-Dist: ")]
-    assert [_name(r) for r in requires if "extra ==" not in r] == ["platformdirs", "rich"]
+    core = [_name(r) for r in requires if "extra ==" not in r]
+    assert core == ["platformdirs", "rich", "textual"]
     provides = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
     assert provides == {*EXTRAS, "dev", "all"}
 

@@ -33,7 +33,7 @@ def spawn(tmp_path: Path, *args: str) -> Child:
     env.update(TERM="xterm-256color", PYTHONUNBUFFERED="1")
     return pexpect.spawn(
         sys.executable,
-        ["-m", "rebelspace.cli", "play", *args],
+        ["-m", "rebelspace.cli", "play", "--plain", *args],
         cwd=str(tmp_path),
         env=env,
         dimensions=(40, COLUMNS),

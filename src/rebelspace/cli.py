@@ -91,6 +91,17 @@ def _level(text: str) -> str:
     )
 
 
+def _pace(text: str) -> float:
+    """Seconds between the computer's moves on the board: a number from 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 10, got {text!r}")
+    return value
+
+
 def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from rebelspace.terminal.levels import levels_words
 
@@ -98,7 +109,10 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "play",
         help="play one side in the terminal against a computer opponent",
         description="Play one side of a game in the terminal against a computer opponent "
-        "(information-set MCTS at level normal unless you choose another). The table is "
+        "(information-set MCTS at level normal unless you choose another). On a terminal the "
+        "game is a full-screen board: pick a choice with the arrow keys, its number or the "
+        "mouse, Enter plays it; h hint, u undo, r rules, : to type, ? the keys, q save and "
+        "quit. In the line mode (--plain, or off a terminal) the table is "
         "shown at the start of your turns and after the computer's moves, each decision as "
         "numbered choices: answer with a number or an action's text (or its unique start). "
         "Choices with one option play themselves. help lists the commands: card NAME, ?N "
@@ -153,6 +167,21 @@ def _add_play(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--confirm-forced",
         action="store_true",
         help="ask even when a decision has one choice (pass, end turn...)",
+    )
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="the line mode: the game as lines of text and questions, for pipes, scripts and "
+        "screen readers (chosen by itself when input or output is not a terminal); by default "
+        "a terminal gets the full-screen board",
+    )
+    p.add_argument(
+        "--pace",
+        type=_pace,
+        default=0.8,
+        metavar="SECONDS",
+        help="on the board, the pause between the computer's moves so you can follow them "
+        "(default 0.8; 0: no pause; p changes it during the game)",
     )
     p.add_argument(
         "--end-without-asking",

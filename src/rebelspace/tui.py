@@ -44,6 +44,20 @@ def units_text(units: Sequence[UnitView], side: str) -> str:
     return ", ".join(unit_text(u, side) for u in units) or NOTHING
 
 
+def grouped_units_text(units: Sequence[UnitView], side: str) -> str:
+    """``units_text`` with identical units once, with their number: ``Interceptors ×2
+    (0/2/1)`` (the narrow board, where every column counts)."""
+    counts: dict[str, int] = {}
+    for u in units:
+        text = unit_text(u, side)
+        counts[text] = counts.get(text, 0) + 1
+    entries = [
+        text if n == 1 else text.replace(" (", f" ×{n} (", 1) if " (" in text else f"{text} ×{n}"
+        for text, n in counts.items()
+    ]
+    return ", ".join(entries) or NOTHING
+
+
 def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
     """``head`` and the names, wrapped between names (never inside one) at ``width``."""
     if not names:
@@ -64,9 +78,12 @@ def wrapped(head: str, names: Sequence[str], width: int = WIDTH) -> str:
 BEFORE_BATTLES = frozenset({"form groups", "ion cannon", "block", "target", "battle tricks"})
 
 
-def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
+def battle_lines(
+    battle: BattleView, attacker: str, step: str, *, grouped: bool = False
+) -> list[str]:
     """The attack in progress: each group with its value, its blockers or target, or the
     damage it deals unblocked (after Defense Shields, R20), all as the view gives them.
+    ``grouped``: identical units once, with their number (``grouped_units_text``).
 
     During the battles (casualty picks), groups after the one picking casualties have not
     fought yet; a group before it with no defender either got through or beat its defenders
@@ -80,13 +97,14 @@ def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
         bonus.append(f"defenders +{battle.defense_bonus} each")
     lines = [f"Battle ({attacker.capitalize()} attacks{': ' + '; '.join(bonus) if bonus else ''}):"]
     fighting = battle.casualty_group
+    say = grouped_units_text if grouped else units_text
     for g in battle.groups:
         head = f"  group {g.number} ({g.kind}): "
         if not g.units:
             lines.append(head + "destroyed")
             continue
-        text = f"{head}{units_text(g.units, attacker)} = {g.attack_value}"
-        lines.append(text + _facing(g, defender, step, fighting))
+        text = f"{head}{say(g.units, attacker)} = {g.attack_value}"
+        lines.append(text + _facing(g, defender, step, fighting, say))
     for card, hero in battle.psion_cards:
         lines.append(f"  psion: {card} on {hero}")
     if fighting is not None:
@@ -97,10 +115,16 @@ def battle_lines(battle: BattleView, attacker: str, step: str) -> list[str]:
     return lines
 
 
-def _facing(g: GroupView, defender: str, step: str, fighting: int | None) -> str:
+def _facing(
+    g: GroupView,
+    defender: str,
+    step: str,
+    fighting: int | None,
+    say: Callable[[Sequence[UnitView], str], str] = units_text,
+) -> str:
     """What a group with units faces: its blockers or target, or how it stands without."""
     if g.blockers:
-        return f"; blocked by {units_text(g.blockers, defender)} = {g.defense_value}"
+        return f"; blocked by {say(g.blockers, defender)} = {g.defense_value}"
     if g.target is not None:
         return f"; targets {unit_text(g.target, defender)} = {g.defense_value}"
     if g.damage is not None and (

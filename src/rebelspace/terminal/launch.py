@@ -7,22 +7,30 @@ During it the game is saved before each of the player's questions (``TerminalGam
 After it: where it is saved and the command that goes on with it, each on a line of its own
 (printed as they are, never wrapped inside a command, so they can be copied). Leaving with
 Ctrl-C saves the game and exits 0, like q: nothing failed, and ``make play`` adds no
-``Error 130`` to it.
+``Error 130`` to it. The game is played on the full-screen board (``app``) when input and
+output are a terminal, in the line mode with ``--plain`` or elsewhere; the offer to resume and
+the words after the game are the same lines in both.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import shlex
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from rebelspace.cliargs import EXIT_OK, cards_from, fail, rules_from
 from rebelspace.engine import (
+    PLAYER_NAMES,
     SIDE_NAMES,
     RebelSpaceError,
     RecordError,
@@ -34,7 +42,14 @@ from rebelspace.engine import (
 
 from .commands import ask_yes_no
 from .lines import line_reader
-from .saves import games_dir, new_save_path, resume_command, unfinished, unfinished_games
+from .saves import (
+    games_dir,
+    new_save_path,
+    rebelspace_command,
+    resume_command,
+    unfinished,
+    unfinished_games,
+)
 from .session import Opponent, Reader, Stop, TerminalGame, ctrl_c_ignored, make_console, rebuild
 
 #: ``--resume`` given without a file: the newest unfinished game of the data folder.
@@ -45,12 +60,57 @@ class _Refused(Exception):
     """The game cannot start as asked; the message says why (nothing was changed)."""
 
 
+@dataclass(slots=True)
+class Opened:
+    """A game ready to play: the session, the file it is kept in, whether that file was
+    named (by --save or --resume: kept even before anything is played) and whether the game
+    was resumed."""
+
+    terminal: TerminalGame
+    save: Path
+    named: bool
+    resumed: bool
+    board: bool = False  # played on the board, which offers no analysis itself
+
+
 def run_play(
-    args: argparse.Namespace, read: Reader | None = None, console: Console | None = None
+    args: argparse.Namespace,
+    read: Reader | None = None,
+    console: Console | None = None,
 ) -> int:
-    """The ``play`` command: 0 when the game ended or was saved, 2 on bad input."""
+    """The ``play`` command: 0 when the game ended or was saved, 2 on bad input. Full-screen
+    (``terminal.app``) on a terminal, the line mode with ``--plain``, in a pipe, or when a
+    test passes ``read``."""
     console = console if console is not None else make_console()
-    given = read
+    opened = open_game(args, read, console)
+    if isinstance(opened, int):
+        return opened
+    terminal = opened.terminal
+    if read is None and full_screen(args):
+        from .app import run_app
+
+        opened.board = True
+        stop = run_app(terminal, pace=args.pace, resumed=opened.resumed, saved=opened.save)
+    else:
+        if read is None:
+            terminal.read = line_reader(terminal.completions)
+        stop = terminal.play(resumed=opened.resumed)
+    with ctrl_c_ignored():
+        return keep(opened, stop, console)
+
+
+def full_screen(args: argparse.Namespace) -> bool:
+    """Whether to play on the full-screen board: not with ``--plain``, and only when both
+    input and output are a terminal that can draw one (a pipe, a script or TERM=dumb get the
+    line mode)."""
+    if getattr(args, "plain", False) or os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def open_game(args: argparse.Namespace, read: Reader | None, console: Console) -> Opened | int:
+    """The game ``args`` ask for, saved as it goes; or the exit code when it cannot start
+    (2, with the reason said) or the player left at a question before it (0)."""
     read = read if read is not None else input  # looked up now: tests replace builtins.input
     try:
         resume, save = _choose_game(args, read, console)
@@ -60,9 +120,7 @@ def run_play(
     except KeyboardInterrupt:  # at a question before the game: nothing started, nothing lost
         console.print("")
         return EXIT_OK
-    named = save is not None  # by --save or --resume: kept even before anything is played
-    if given is None:
-        terminal.read = line_reader(terminal.completions)
+    named = save is not None
     if save is None:
         folder = games_dir()
         try:
@@ -70,10 +128,8 @@ def run_play(
         except OSError as exc:
             return fail("play", f"cannot make the folder for saved games {folder}: {exc.strerror}")
         save = new_save_path(terminal.game.seed, datetime.now(), folder)
-    terminal.autosave = _autosaver(terminal, save, console)
-    stop = terminal.play(resumed=resume is not None)
-    with ctrl_c_ignored():
-        return _keep(terminal, stop, save, console, named=named)
+    terminal.autosave = _autosaver(terminal, save)
+    return Opened(terminal, save, named, resume is not None)
 
 
 def _choose_game(
@@ -177,8 +233,9 @@ def _terminal(
     )
 
 
-def _autosaver(terminal: TerminalGame, path: Path, console: Console) -> Callable[[], None]:
-    """Save the game to ``path``; a failure is said once and the game goes on."""
+def _autosaver(terminal: TerminalGame, path: Path) -> Callable[[], None]:
+    """Save the game to ``path``; a failure is said once (where the game says things: the
+    console or the board's log) and the game goes on."""
     failed: list[str] = []
 
     def autosave() -> None:
@@ -187,14 +244,15 @@ def _autosaver(terminal: TerminalGame, path: Path, console: Console) -> Callable
         except RecordError as exc:
             if not failed:
                 failed.append(str(exc))
-                console.print(f"Cannot save the game as it goes: {exc}", style="red")
+                terminal.out(Text(f"Cannot save the game as it goes: {exc}", style="red"))
 
     return autosave
 
 
-def _keep(terminal: TerminalGame, stop: Stop, save: Path, console: Console, *, named: bool) -> int:
+def keep(opened: Opened, stop: Stop, console: Console) -> int:
     """Save the game at its end or where the player left it, and say how to go on. A new
     game left before anything was played is not worth a file of its own."""
+    terminal, save, named = opened.terminal, opened.save, opened.named
     if not named and not terminal.game.history:
         console.print("Nothing was played yet: nothing to save.")
         return EXIT_OK
@@ -207,6 +265,10 @@ def _keep(terminal: TerminalGame, stop: Stop, save: Path, console: Console, *, n
     if stop == Stop.FINISHED:
         print("Game record saved in")
         print(f"  {save}")
+        if opened.board:  # the line mode offered the analysis at the end; the board did not
+            side = PLAYER_NAMES[terminal.person].lower()
+            print("To analyse your moves, run")
+            print(f"  {rebelspace_command()} analyse {shlex.quote(str(save))} --side {side}")
         return EXIT_OK
     newest = unfinished_games()
     in_folder = bool(newest) and newest[0].path.resolve() == save.resolve()

@@ -152,6 +152,16 @@ class Opponent:
         return cls(kind, level, seed)
 
 
+class Question(NamedTuple):
+    """The person's choices at a decision: the view (its legal actions in the order of their
+    numbers), the actions by id, ``(id, text)`` and the numbers, in that order."""
+
+    view: PlayerView
+    by_id: dict[int, ActionView]
+    legal: list[tuple[int, str]]
+    numbers: list[int]
+
+
 class Ply(NamedTuple):
     """One applied action: who decided, whether it was their only choice, and whom it showed
     a hidden card (Rebel, Imperial; ``engine.reveals``)."""
@@ -247,7 +257,7 @@ class TerminalGame:
         self.db: CardDB = game.cards
         self.names = game.ctx.tables.names
         self.pending: list[Event] = []
-        self.book = show.BattleBook()
+        self.book = show.BattleBook(person)
         self.table_due = True
         self.battle_shown: str | None = None  # the battle as last shown, and in which step
         self.battle_step: str | None = None
@@ -256,6 +266,12 @@ class TerminalGame:
         self.thinking_said = False
         #: Called before each of the person's questions, to save the game as it goes.
         self.autosave: Callable[[], None] | None = None
+        #: Where ``out`` sends what it says instead of the console (the full-screen app's
+        #: log pane, ``terminal.app``).
+        self.echo: Callable[[RenderableType], None] | None = None
+        #: True when a board on screen shows the table and the battle as they are (the app):
+        #: then they are not printed as they change, only the log's lines and battle results.
+        self.board = False
 
     def meta(self) -> dict[str, Any]:
         """What a record needs beyond the engine's to go on with this game (``--resume``), and
@@ -268,7 +284,11 @@ class TerminalGame:
 
     def out(self, *things: RenderableType | str) -> None:
         for thing in things:
-            self.console.print(Text(thing) if isinstance(thing, str) else thing)
+            shown = Text(thing) if isinstance(thing, str) else thing
+            if self.echo is not None:
+                self.echo(shown)
+            else:
+                self.console.print(shown)
 
     # --- the loop
 
@@ -281,19 +301,19 @@ class TerminalGame:
             self.opponent.agent(self.game.ctx, 0)
             self._intro(resumed)
             while self.game.to_move >= 0:
-                self._flush()
+                self.flush()
                 legal = self.game.legal_actions()
                 if self.game.to_move == self.other:
                     self._computer(legal)
                 elif len(legal) == 1 and not self.confirm_forced:
                     # Played without a word: what it does, the log and the battle say.
-                    self._apply(legal[0], self.person)
+                    self.apply(legal[0], self.person)
                 else:
                     action = self._ask()
                     if action is not None:  # None: undone
-                        self._apply(action, self.person)
-            self._flush()
-            self._result()
+                        self.apply(action, self.person)
+            self.flush()
+            self.say_result()
             if self.offer_analysis:
                 self._offer_analysis()
             return Stop.FINISHED
@@ -318,7 +338,7 @@ class TerminalGame:
             self.pending.extend(self.game.visible_events(self.person))
         self.out("Type a choice's number or text; help or ? lists the other commands.")
 
-    def _apply(self, action: int, seat: int) -> None:
+    def apply(self, action: int, seat: int) -> None:
         with _whole():
             forced = len(self.game.legal_actions()) == 1
             events = self.game.apply(action, player=seat)
@@ -331,12 +351,18 @@ class TerminalGame:
             if self.opponent.kind == "ismcts" and not self.thinking_said:
                 self.out(Text("Computer is thinking...", style="dim"))
                 self.thinking_said = True
-            assert self.game.history is not None
-            agent = self.opponent.agent(self.game.ctx, len(self.game.history))
-            action = agent.act(self.game.view(self.other), legal)
-        self._apply(action, self.other)
+            action = self.computer_job(legal)()
+        self.apply(action, self.other)
 
-    def _flush(self) -> None:
+    def computer_job(self, legal: list[int]) -> Callable[[], int]:
+        """The computer's decision now, as a job that reads nothing of the game as it goes on
+        (the app runs it on a thread of its own while the board stays live)."""
+        assert self.game.history is not None
+        agent = self.opponent.agent(self.game.ctx, len(self.game.history))
+        view = self.game.view(self.other)
+        return lambda: agent.act(view, legal)
+
+    def flush(self) -> None:
         """Tell the person what happened, each fact once, and the table when it changed:
         the whole table at the start of their turn, the battle before their decisions in it."""
         for event in self.pending:
@@ -350,7 +376,7 @@ class TerminalGame:
         self.pending.clear()
         if self.game.phase != "attack":
             self._battle_table()
-        if self.game.to_move != self.person:
+        if self.game.to_move != self.person or self.board:
             return
         if self.table_due:
             self._table()
@@ -378,7 +404,7 @@ class TerminalGame:
         self.battle_shown, self.battle_step = key, view.step
 
     def _battle_table(self) -> None:
-        table = self.book.table(self.names)
+        table = self.book.table(self.names, narrow=self.board)
         if table is not None:
             self.out(table)
             self.battle_shown = None
@@ -393,7 +419,7 @@ class TerminalGame:
         self.table_due = False
         self.battle_shown = show.battle_key(view)
 
-    def _result(self) -> None:
+    def say_result(self) -> None:
         outcome = self.game.outcome
         assert outcome is not None
         self.out(
@@ -416,17 +442,39 @@ class TerminalGame:
             *(f"why {text}" for text in self.game.legal_action_texts()),
         ]
 
-    def _ask(self) -> int | None:
-        """The person's action, or None after an undo."""
-        self.thinking_said = False
+    def question(self) -> Question:
+        """The person's choices now, numbered to stay put while the step lasts (``Keys``)."""
         view = self.game.view(self.person)
         step = (view.turn, view.active_player, view.phase, view.step)
         numbered = self.keys.number(step, [(a.id, a.text) for a in view.legal_actions])
         by_id = {a.id: a for a in view.legal_actions}
         view = replace(view, legal_actions=tuple(by_id[action] for _, action, _ in numbered))
-        legal = [(action, text) for _, action, text in numbered]
-        numbers = [number for number, _, _ in numbered]
         self.shown = numbered
+        return Question(
+            view,
+            by_id,
+            [(action, text) for _, action, text in numbered],
+            [number for number, _, _ in numbered],
+        )
+
+    def resolve(self, question: Question, answer: str) -> tuple[int | None, str]:
+        """The action a typed answer to ``question`` plays, or None and what was wrong (a
+        number whose choice is gone plays nothing)."""
+        gone = self.keys.gone(answer, question.numbers)
+        if gone:
+            return None, gone
+        return resolve_choice(
+            answer,
+            question.legal,
+            lambda text: illegal_reason(self.game, self.person, text),
+            question.numbers,
+        )
+
+    def _ask(self) -> int | None:
+        """The person's action, or None after an undo."""
+        self.thinking_said = False
+        question = self.question()
+        view, by_id, legal, numbers = question
         self.out(*show.choices(view, self.db, numbers, hint=not self.asked))
         self.asked = True
         if self.autosave is not None and self.game.history:
@@ -443,22 +491,12 @@ class TerminalGame:
             if not word and len(legal) == 1:  # Enter takes the only choice
                 return legal[0][0]
             if word == "undo" and not rest:
-                if self._undo():
+                if self.undo():
                     return None
                 continue
-            if self._command(view, word, rest):
+            if self.command(view, word, rest):
                 continue
-            gone = self.keys.gone(answer, numbers)
-            action, problem = (
-                (None, gone)
-                if gone
-                else resolve_choice(
-                    answer,
-                    legal,
-                    lambda text: illegal_reason(self.game, self.person, text),
-                    numbers,
-                )
-            )
+            action, problem = self.resolve(question, answer)
             if action is not None and self._sure(view, by_id[action]):
                 return action
             if action is None:
@@ -477,7 +515,7 @@ class TerminalGame:
             raise _Stopped(Stop.EOF)
         return answer
 
-    def _command(self, view: PlayerView, word: str, rest: str) -> bool:
+    def command(self, view: PlayerView, word: str, rest: str) -> bool:
         """Answer a command other than undo (help, table, a card, the rules...); False when
         the answer is no such command (so perhaps an action)."""
         if word in QUIT_WORDS and not rest:
@@ -503,6 +541,13 @@ class TerminalGame:
 
     def _hint(self) -> None:
         """What the computer would play for the person, from the person's view only (R5)."""
+        self.out(Text("Thinking...", style="dim"))
+        self.out(*self.hint_job()()[0])
+
+    def hint_job(self) -> Callable[[], tuple[list[str], int]]:
+        """The hint for the decision now, as a job that reads nothing of the game as it goes
+        on (the app runs it on a thread of its own while the board stays live): its lines and
+        the action it recommends."""
         from rebelspace.agents.advice import hint
         from rebelspace.seeds import ADVICE, agent_seed
 
@@ -511,9 +556,14 @@ class TerminalGame:
         assert self.game.history is not None
         legal = self.game.legal_actions()  # the engine's order: the hint's seed depends on it
         seed = agent_seed(self.game.seed, ADVICE + len(self.game.history))
-        self.out(Text("Thinking...", style="dim"))
-        advice = hint(self.game.view(self.person), legal, self.game.ctx, seed, self.hint_agent)
-        self.out(*hint_lines(advice, legal, self.keys.numbers))
+        view, ctx, agent = self.game.view(self.person), self.game.ctx, self.hint_agent
+        numbers = dict(self.keys.numbers)
+
+        def job() -> tuple[list[str], int]:
+            advice = hint(view, legal, ctx, seed, agent)
+            return hint_lines(advice, legal, numbers), advice.best.action
+
+        return job
 
     def _offer_analysis(self) -> None:
         """Offer the analysis of the person's decisions (yes or no; end of input is no)."""
@@ -570,7 +620,7 @@ class TerminalGame:
                 return f"undo would take back {whose} {text!r}, which showed you a hidden card"
         return last
 
-    def _undo(self) -> bool:
+    def undo(self) -> bool:
         keep = self.undo_target()
         if isinstance(keep, str):
             self.out(f"Cannot undo: {keep}.")
@@ -581,7 +631,7 @@ class TerminalGame:
         taken = game.action_text(history[keep])
         self.game, self.plies = rebuild(game.seed, game.options, game.cards, history[:keep])
         self.pending.clear()
-        self.book = show.BattleBook()
+        self.book = show.BattleBook(self.person)
         later = len(history) - keep - 1
         also = (
             ""
@@ -592,7 +642,7 @@ class TerminalGame:
         )
         self.out(f"Took back {taken!r}{also}.")
         self.table_due = True
-        self._flush()
+        self.flush()
         return True
 
 

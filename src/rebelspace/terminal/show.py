@@ -280,8 +280,10 @@ class BattleBook:
         ev.IonCannonFired,
     )
 
-    def __init__(self) -> None:
+    def __init__(self, person: int | None = None) -> None:
         self.events: list[Event] = []
+        #: Whose results are won or lost (green or red; none: results uncoloured).
+        self.person = person
 
     def add(self, event: Event) -> None:
         if isinstance(event, ev.Attacked) and any(
@@ -291,8 +293,9 @@ class BattleBook:
         if isinstance(event, self.KINDS):
             self.events.append(event)
 
-    def table(self, names: Sequence[str]) -> Table | Group | None:
-        """The table, once at least one group fought or got through; then the book is empty."""
+    def table(self, names: Sequence[str], *, narrow: bool = False) -> Table | Group | None:
+        """The table, once at least one group fought or got through; then the book is empty.
+        ``narrow``: a few lines a group instead of columns (the board's log pane)."""
         fought = [e for e in self.events if isinstance(e, ev.BattleResolved | ev.GotThrough)]
         if not fought:
             return None
@@ -301,24 +304,29 @@ class BattleBook:
             self.events.clear()
             return None
         attacker = next(iter(attacks.values())).player
-        out = Table(
-            box=None,
-            title=f"{('Rebel', 'Imperial')[attacker]} attack",
-            title_justify="left",
-            title_style=STYLES[attacker],
-            header_style="bold",
-            show_edge=False,
-            pad_edge=False,
-            expand=False,
-        )
+        title = f"{('Rebel', 'Imperial')[attacker]} attack"
         rows = [self._row(group, attack, names) for group, attack in attacks.items()]
+        out: Table | Group
+        if narrow:
+            out = Group(Text(title, style=STYLES[attacker]), *map(_narrow_row, rows))
+        else:
+            out = Table(
+                box=None,
+                title=title,
+                title_justify="left",
+                title_style=STYLES[attacker],
+                header_style="bold",
+                show_edge=False,
+                pad_edge=False,
+                expand=False,
+            )
+            columns = ("group", "attackers", "defenders", "result", "casualties", "damage")
+            used = [k for k in range(len(columns)) if k < 4 or any(row[k] for row in rows)]
+            for k in used:
+                out.add_column(columns[k], overflow="fold")
+            for row in rows:
+                out.add_row(*(row[k] for k in used))
         caption = None
-        columns = ("group", "attackers", "defenders", "result", "casualties", "damage")
-        used = [k for k in range(len(columns)) if k < 4 or any(row[k] for row in rows)]
-        for k in used:
-            out.add_column(columns[k], overflow="fold")
-        for row in rows:
-            out.add_row(*(row[k] for k in used))
         for e in self.events:
             if isinstance(e, ev.DamageDealt):
                 discarded = joined(grouped(names[c] for c in e.cards))
@@ -330,8 +338,9 @@ class BattleBook:
         # The deck hit on a line of its own (a table caption would wrap to the table's width).
         return out if caption is None else Group(out, Text(caption))
 
-    def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str, ...]:
+    def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str | Text, ...]:
         kind = GroupKind(attack.kind).wire.value
+        won: bool | None = None  # for the person: won, lost, or neither (both destroyed)
         attackers = f"{joined(grouped(names[c] for c in attack.units))} = {attack.value}"
         defenders, result, damage = NOTHING, "", ""
         casualties = [
@@ -349,17 +358,39 @@ class BattleBook:
                     f"{how}{joined(grouped(names[c] for c in e.defenders))} = {e.defense_value}"
                 )
                 result += ev.RESULT_NAMES[e.result]
+                if e.result != ev.BattleResult.BOTH_DESTROYED:  # both lose: neither won
+                    won = (e.result == ev.BattleResult.ATTACKER_WON) == (e.player == self.person)
             if isinstance(e, ev.GotThrough) and e.group == group:
                 defenders, result = "unblocked", result + "got through"
                 damage = str(e.damage) + (" (shields)" if e.shields else "")
+                won = e.player == self.person
         return (
             f"{group + 1} {kind}",
             attackers,
             defenders,
-            result,
+            Text(result, style=self._won_style(won)),
             joined(grouped(casualties)) if casualties else "",
-            damage,
+            Text(damage, style="bold red") if damage else "",
         )
+
+    def _won_style(self, won: bool | None) -> str:
+        if self.person is None:
+            return ""
+        return "yellow" if won is None else "green" if won else "red"
+
+
+def _narrow_row(row: tuple[str | Text, ...]) -> Text:
+    """A battle's row as a line that wraps: ``1 space: Bombers = 2 vs unblocked: got
+    through; damage 2``."""
+    group, attackers, defenders, result, casualties, damage = row
+    line = Text(f"{group}: {attackers} vs {defenders}: ")
+    line.append_text(result if isinstance(result, Text) else Text(result))
+    if casualties:
+        line.append(f"; casualties {casualties}")
+    if damage:
+        line.append("; damage ")
+        line.append_text(damage if isinstance(damage, Text) else Text(damage))
+    return line
 
 
 def grouped(names: Iterable[str]) -> list[str]:
