@@ -30,7 +30,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from rebelspace.engine.errors import CardDataError
+from rebelspace.engine.errors import (
+    CardDataError,
+    UnknownCardError,  # re-exported: see errors.py
+)
 
 __all__ = [
     "ABILITIES",
@@ -194,17 +197,6 @@ class CardType:
 
     def __str__(self) -> str:
         return self.name
-
-
-class UnknownCardError(KeyError):
-    """Raised by :meth:`CardDB.by_name` for a name not in the database.
-
-    A ``KeyError`` (it is a failed lookup), with a readable message that suggests near names.
-    """
-
-    def __str__(self) -> str:
-        # KeyError's default __str__ quotes the message as a repr; show it as written.
-        return str(self.args[0]) if self.args else ""
 
 
 class CardDB:

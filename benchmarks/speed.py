@@ -1,0 +1,177 @@
+"""Issue 30's speed figures for the build that is running (pure or compiled), on one core.
+
+    PYTHONPATH=src python benchmarks/speed.py                  # every figure, JSON on stdout
+    PYTHONPATH=src python benchmarks/speed.py --only random,ismcts
+    PYTHONPATH=src python benchmarks/speed.py --profile ismcts  # cProfile one workload
+
+Every figure is CPU time of this process (``time.process_time``), not wall time: the machines
+this project is measured on are shared, and a busy neighbour should not make the engine look
+slow. Run it once with the pure build and once with the compiled one (``make fast``; or
+``REBELSPACE_PURE=1`` and an editable install for pure) and compare: ``build`` says which one
+ran. The workloads:
+
+- ``random``: random-vs-random full games through the public API (``rebelspace bench``'s loop),
+  decisions a second, and ``clone()`` in microseconds;
+- ``ismcts``: ISMCTS iterations a second at normal's settings (``play.bench.bench_ismcts``);
+- ``heuristic``: heuristic self-play on the true state, as bulk play runs it, decisions a second;
+- ``distilled``: the distilled policy's self-play through its views, decisions a second;
+- ``env``: PettingZoo and Gymnasium steps a second (``env.bench``, the rl extra);
+- ``lab``: the balance lab's games a minute at each rung of the default ladder
+  (``lab.games.play_game``, mirror games, the ladder's own seeds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rebelspace.build import build_kind
+from rebelspace.engine import new_game
+from rebelspace.play import run_game
+
+WORKLOADS = ("random", "ismcts", "heuristic", "distilled", "env", "lab")
+LAB_RUNGS = {"random": 40, "heuristic": 10, "distilled": 6, "ismcts:easy": 4, "ismcts:100": 1}
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def random_play(seconds: float, seed: int) -> dict[str, Any]:
+    from rebelspace.play.bench import bench
+
+    start = _cpu()
+    out = bench(seconds=seconds, seed=seed)
+    # bench() times with perf_counter; the decisions over this process's CPU time as well.
+    spent = _cpu() - start
+    return {
+        "random_decisions_per_second": out["decisions_per_second"],
+        "random_decisions": out["decisions"],
+        "random_cpu_seconds": round(spent, 2),
+        "clone_us": out["copy_us"],
+    }
+
+
+def ismcts(seed: int, positions: int = 6) -> dict[str, Any]:
+    from rebelspace.play.bench import bench_ismcts
+
+    return bench_ismcts(seed=seed, positions=positions)
+
+
+def _self_play(decide: Callable[[int], Any], games: int, seed: int) -> tuple[int, float]:
+    """``games`` games where ``decide(game_index)`` gives both sides' deciders."""
+    decisions = 0
+    spent = 0.0
+    for i in range(games):
+        game = new_game(seed + i, log=False)
+        deciders = decide(i)
+        start = _cpu()
+        decisions += run_game(game, deciders)
+        spent += _cpu() - start
+    return decisions, spent
+
+
+def heuristic(games: int, seed: int) -> dict[str, Any]:
+    from rebelspace.agents.heuristic import heuristic_action
+
+    decisions, spent = _self_play(lambda _i: (heuristic_action, heuristic_action), games, seed)
+    return {"heuristic_decisions_per_second": round(decisions / spent)}
+
+
+def distilled(games: int, seed: int) -> dict[str, Any]:
+    from rebelspace.agents.distilled import DistilledAgent
+    from rebelspace.play.match import through_view
+
+    ctx = new_game(seed, log=False).ctx
+
+    def deciders(i: int) -> Any:
+        return [through_view(DistilledAgent(ctx, seed=seed + 2 * i + p), p) for p in (0, 1)]
+
+    decisions, spent = _self_play(deciders, games, seed)
+    return {"distilled_decisions_per_second": round(decisions / spent)}
+
+
+def env(seconds: float, seed: int) -> dict[str, Any]:
+    try:
+        from rebelspace.env.bench import bench_env
+    except ImportError:
+        return {"env": "omitted: the rl extra is not installed"}
+    return bench_env(seconds=seconds, seed=seed)
+
+
+def lab(seed: int, scale: float) -> dict[str, Any]:
+    from rebelspace.lab.games import play_game
+    from rebelspace.lab.settings import RunSettings
+
+    out: dict[str, Any] = {}
+    for rung, games in LAB_RUNGS.items():
+        n = max(1, round(games * scale))
+        settings = RunSettings.build((rung, rung), seed)
+        start = _cpu()
+        for i in range(n):
+            play_game(settings, i)
+        out[rung] = round(n / (_cpu() - start) * 60, 1)
+    return {"lab_games_per_minute": out}
+
+
+def run(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    if name == "random":
+        return random_play(args.seconds, args.seed)
+    if name == "ismcts":
+        return ismcts(args.seed)
+    if name == "heuristic":
+        return heuristic(args.games, args.seed)
+    if name == "distilled":
+        return distilled(max(1, args.games // 4), args.seed)
+    if name == "env":
+        return env(args.seconds / 2, args.seed)
+    if name == "lab":
+        return lab(args.seed, args.lab_scale)
+    raise SystemExit(f"unknown workload {name!r}; known: {', '.join(WORKLOADS)}")
+
+
+def profile(name: str, args: argparse.Namespace, top: int) -> str:
+    """The workload under cProfile: the ``top`` functions by their own time."""
+    prof = cProfile.Profile()
+    prof.enable()
+    run(name, args)
+    prof.disable()
+    text = io.StringIO()
+    stats = pstats.Stats(prof, stream=text)
+    stats.sort_stats("tottime").print_stats(top)
+    return text.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma-separated")
+    parser.add_argument("--seconds", type=float, default=6.0, help="random play's time box")
+    parser.add_argument("--games", type=int, default=40, help="heuristic games (distilled: /4)")
+    parser.add_argument("--lab-scale", type=float, default=1.0, help="scales the lab's games")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", metavar="WORKLOAD", help="cProfile one workload instead")
+    parser.add_argument("--top", type=int, default=30, help="functions the profile lists")
+    args = parser.parse_args(argv)
+    if args.profile:
+        print(f"build: {build_kind()}")
+        print(profile(args.profile, args, args.top))
+        return 0
+    result: dict[str, Any] = {"build": build_kind()}
+    random.seed(args.seed)
+    for name in args.only.split(","):
+        result.update(run(name.strip(), args))
+    json.dump(result, sys.stdout)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
