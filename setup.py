@@ -20,15 +20,16 @@ are compiled without editing this file: every module under ``COMPILED_TREES`` ex
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import sysconfig
 from pathlib import Path
 
 from setuptools import setup
 
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
+# The backend's checks (pip puts buildtools/ on the path; `python setup.py ...` does not).
+sys.path.insert(0, str(ROOT / "buildtools"))
+from rebelspace_build import compiler, wants_pure  # noqa: E402
 
 #: Folders whose every module is compiled (minus EXCLUDED).
 COMPILED_TREES = ("rebelspace/engine",)
@@ -53,23 +54,6 @@ EXCLUDED = {
     "ClassVar `type` as a field with a default, and then the fields after it fail; the events "
     "are made only when a game keeps its log, which search and bulk play do not",
 }
-
-TRUE = {"1", "true", "yes", "on"}
-
-
-def wants_pure() -> bool:
-    return os.environ.get("REBELSPACE_PURE", "").strip().lower() in TRUE
-
-
-def compiler() -> str | None:
-    """The C compiler setuptools would use, if one is found."""
-    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
-    names = [cc.split()[0]] if cc.strip() else []
-    for name in [*names, "cc", "gcc", "clang"]:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 def compiled_sources() -> list[str]:
@@ -111,4 +95,5 @@ def ext_modules() -> list[object]:
     )
 
 
-setup(ext_modules=ext_modules())
+if __name__ == "__main__":  # as pip's backend and `python setup.py` run it; tests import it
+    setup(ext_modules=ext_modules())
