@@ -72,6 +72,7 @@ fast: $(COMPILED_STAMP)
 
 $(COMPILED_STAMP): $(COMPILED_SOURCES) | $(STAMP_CORE)
 	$(BIN)/python -c 'import mypyc' 2>/dev/null || $(PIP_INSTALL) mypy
+	find src -name '*.so' -delete  # none left over from another list of compiled modules
 	nice -n 10 $(BIN)/python setup.py -q build_ext --inplace
 	@$(BIN)/python -c 'from rebelspace.build import build_kind; print("rebelspace:", build_kind(), "build in place")'
 	touch $@

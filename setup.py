@@ -41,9 +41,10 @@ COMPILED_EXTRA = (
     "rebelspace/agents/evaluate.py",
     "rebelspace/agents/heuristic/*.py",
     "rebelspace/agents/distilled/features.py",
-    "rebelspace/agents/distilled/model.py",
     "rebelspace/agents/value/features.py",
-    "rebelspace/agents/value/model.py",
+    # Not the models (agents/*/model.py): they are frozen dataclasses derived from weights.py's
+    # with __slots__, which mypyc refuses in a compiled class ("mypyc classes can't have
+    # __slots__"); their dot product is weights.py's, a few microseconds a decision.
 )
 
 #: Modules under COMPILED_TREES left as Python, and why.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import json
 import pstats
@@ -45,18 +46,35 @@ def _cpu() -> float:
     return time.process_time()
 
 
-def random_play(seconds: float, seed: int) -> dict[str, Any]:
-    from rebelspace.play.bench import bench
+def random_play(seconds: float, seed: int, clones: int = 100_000) -> dict[str, Any]:
+    """``rebelspace bench``'s games and clones (``play.bench``), timed in CPU seconds."""
+    from rebelspace.play.bench import _random_player, sample_states
 
+    rng = random.Random(seed)
+    pick = _random_player(rng)
+    new_game(seed, log=False)  # builds the shared context untimed
+    decisions = games = 0
     start = _cpu()
-    out = bench(seconds=seconds, seed=seed)
-    # bench() times with perf_counter; the decisions over this process's CPU time as well.
+    while games == 0 or _cpu() - start < seconds:
+        decisions += run_game(new_game(seed + games, log=False), (pick, pick))
+        games += 1
     spent = _cpu() - start
+    states = sample_states(4, seed)
+    reps = max(1, clones // len(states))
+    gc.disable()  # as play.bench.time_clones: no collection inside the timed copies
+    try:
+        start = _cpu()
+        for state in states:
+            clone = state.clone
+            for _ in range(reps):
+                clone()
+        clone_us = (_cpu() - start) / (reps * len(states)) * 1e6
+    finally:
+        gc.enable()
     return {
-        "random_decisions_per_second": out["decisions_per_second"],
-        "random_decisions": out["decisions"],
-        "random_cpu_seconds": round(spent, 2),
-        "clone_us": out["copy_us"],
+        "random_decisions_per_second": round(decisions / spent),
+        "random_games": games,
+        "clone_us": round(clone_us, 3),
     }
 
 
@@ -124,7 +142,8 @@ def lab(seed: int, scale: float) -> dict[str, Any]:
 
 def run(name: str, args: argparse.Namespace) -> dict[str, Any]:
     if name == "random":
-        return random_play(args.seconds, args.seed)
+        # Under the profiler, few clones: the profile is of the games.
+        return random_play(args.seconds, args.seed, 1000 if args.profile else 100_000)
     if name == "ismcts":
         return ismcts(args.seed)
     if name == "heuristic":
@@ -138,14 +157,31 @@ def run(name: str, args: argparse.Namespace) -> dict[str, Any]:
     raise SystemExit(f"unknown workload {name!r}; known: {', '.join(WORKLOADS)}")
 
 
+def _area(filename: str) -> str:
+    """Where a profiled function lives: ``engine/rules``, ``agents/heuristic``, ..."""
+    if "rebelspace/" not in filename:
+        return "builtins" if filename == "~" else "python (stdlib, other)"
+    parts = filename.split("rebelspace/", 1)[1].split("/")
+    return "/".join(parts[:2]) if len(parts) > 2 else parts[0].removesuffix(".py")
+
+
 def profile(name: str, args: argparse.Namespace, top: int) -> str:
-    """The workload under cProfile: the ``top`` functions by their own time."""
+    """The workload under cProfile: each area's share of the time spent in its own code,
+    then the ``top`` functions by their own time."""
     prof = cProfile.Profile()
     prof.enable()
     run(name, args)
     prof.disable()
     text = io.StringIO()
     stats = pstats.Stats(prof, stream=text)
+    areas: dict[str, float] = {}
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    for (filename, _line, _func), (_cc, _nc, tottime, _ct, _callers) in raw.items():
+        areas[_area(filename)] = areas.get(_area(filename), 0.0) + tottime
+    total = sum(areas.values()) or 1.0
+    text.write(f"own time by area (of {total:.2f} s under the profiler):\n")
+    for area, spent in sorted(areas.items(), key=lambda kv: -kv[1]):
+        text.write(f"  {area:<28} {spent / total:6.1%}\n")
     stats.sort_stats("tottime").print_stats(top)
     return text.getvalue()
 
