@@ -78,10 +78,31 @@ def random_play(seconds: float, seed: int, clones: int = 100_000) -> dict[str, A
     }
 
 
-def ismcts(seed: int, positions: int = 6) -> dict[str, Any]:
-    from rebelspace.play.bench import bench_ismcts
+def ismcts(seed: int, positions: int = 6, iterations: int = 600) -> dict[str, Any]:
+    """``play.bench.bench_ismcts`` (normal's rollouts, ``iterations`` a search, the same
+    positions), timed in CPU seconds."""
+    from dataclasses import replace
 
-    return bench_ismcts(seed=seed, positions=positions)
+    from rebelspace.agents.heuristic import heuristic_action
+    from rebelspace.agents.ismcts import LEVELS, ISMCTSAgent
+    from rebelspace.seeds import BENCH_AGENT, BENCH_POSITION, agent_seed, derive_seed
+
+    budget = replace(LEVELS["normal"], iterations=iterations, seconds=None)
+    done = 0
+    spent = 0.0
+    for k in range(positions):
+        game = new_game(derive_seed(seed, BENCH_POSITION + k), log=False)
+        while not game.is_over and (game.turn < 12 or len(game.legal_actions()) < 3):
+            game.apply(heuristic_action(game, game.legal_actions()))
+        if game.is_over:
+            continue
+        agent = ISMCTSAgent(game.ctx, agent_seed(seed, BENCH_AGENT + k), budget)
+        view, legal = game.view(game.to_move), game.legal_actions()
+        start = _cpu()
+        agent.act(view, legal)
+        spent += _cpu() - start
+        done += agent.last_iterations
+    return {"ismcts_iterations_per_second": round(done / spent)}
 
 
 def _self_play(decide: Callable[[int], Any], games: int, seed: int) -> tuple[int, float]:
@@ -118,11 +139,18 @@ def distilled(games: int, seed: int) -> dict[str, Any]:
 
 
 def env(seconds: float, seed: int) -> dict[str, Any]:
+    """``env.bench``'s figures, which are wall-clock, turned into CPU seconds by this call's
+    ratio of wall time to CPU time (the loops run in this process and thread only)."""
     try:
         from rebelspace.env.bench import bench_env
     except ImportError:
         return {"env": "omitted: the rl extra is not installed"}
-    return bench_env(seconds=seconds, seed=seed)
+    wall, cpu = time.perf_counter(), _cpu()
+    out = bench_env(seconds=seconds, seed=seed)
+    scale = (time.perf_counter() - wall) / (_cpu() - cpu)
+    steps = out["env_steps_per_second"]
+    out["env_steps_per_second"] = {k: round(v * scale) for k, v in steps.items()}
+    return out
 
 
 def lab(seed: int, scale: float) -> dict[str, Any]:
