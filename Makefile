@@ -81,14 +81,17 @@ pure:
 	find src -name '*.so' -delete
 	rm -f $(COMPILED_STAMP)
 
-# Every test, lint included, on the compiled build (tests/compiled/ compares it with the pure
-# build, game for game). Installs every extra, and Debian's chromium for the browser tests
-# (apt-get, so root on Debian; see chromium below).
+# Every test, lint included, on the pure build; then the compiled build, compared with the pure
+# one game for game (tests/compiled/). The compiled build stays in place afterwards.
+# Installs every extra, and Debian's chromium for the browser tests (apt-get, so root on
+# Debian; see chromium below).
 test: $(STAMP_ALL) chromium axe-core postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
-	$(MAKE) fast
+	$(MAKE) pure
 	$(BIN)/python -m pytest -n 2
+	$(MAKE) fast
+	$(BIN)/python -m pytest -n 0 tests/compiled tests/test_build.py
 
 # The browser client's end-to-end tests drive Debian's chromium through Playwright
 # (Playwright's own browser download does not work here). Installed only when missing.
