@@ -13,7 +13,9 @@ CONSTRAINTS := constraints.txt
 # local wheel folder) or with TORCH_INDEX, PyTorch's CPU index, added to the indexes pip reads:
 #   make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
 TORCH_INDEX ?=
-PIP_INSTALL := $(BIN)/python -m pip install --disable-pip-version-check -c $(CONSTRAINTS) $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
+# The venv's editable install is the pure-Python build (REBELSPACE_PURE=1: no compiling, so
+# `make play` stays quick); `make fast` compiles the engine in place (issue 30).
+PIP_INSTALL := REBELSPACE_PURE=1 $(BIN)/python -m pip install --disable-pip-version-check -c $(CONSTRAINTS) $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
 
 # One stamp per set of extras, each remade when pyproject.toml or constraints.txt changes.
 # A larger set covers the smaller ones: after `make test`, `make play` installs nothing;
@@ -22,9 +24,9 @@ CREATED := $(VENV)/.created
 STAMP_CORE := $(VENV)/.stamp-core
 STAMP_SERVER := $(VENV)/.stamp-server
 STAMP_ALL := $(VENV)/.stamp-all
-ALL_EXTRAS := dev,server,lab,rl,ray
+ALL_EXTRAS := dev,server,lab,rl,ray,bench
 
-.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core postgresql serve constraints
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core postgresql serve constraints fast pure
 
 # The full development environment (what `make test` uses).
 venv: $(STAMP_ALL)
@@ -59,12 +61,37 @@ play: $(STAMP_CORE)
 serve: $(STAMP_SERVER)
 	$(BIN)/rebelspace serve
 
-# Every test, lint included. Installs every extra, and Debian's chromium for the browser tests
-# (apt-get, so root on Debian; see chromium below).
+# The compiled engine, in place: mypyc compiles the engine and the agents' hot loops (the list
+# is setup.py's) into extension modules beside their sources, which Python then imports
+# instead of the .py files; the same games, several times faster (docs/performance.md). Needs
+# a C compiler and mypy (installed here if missing). Remade only when a compiled source
+# changes; `make pure` removes the extension modules again.
+COMPILED_STAMP := build/.stamp-compiled
+COMPILED_SOURCES := setup.py buildtools/rebelspace_build.py $(shell find src/rebelspace/engine src/rebelspace/agents -name '*.py')
+fast: $(COMPILED_STAMP)
+
+$(COMPILED_STAMP): $(COMPILED_SOURCES) | $(STAMP_CORE)
+	$(BIN)/python -c 'import mypyc' 2>/dev/null || $(PIP_INSTALL) mypy
+	find src -name '*.so' -delete  # none left over from another list of compiled modules
+	nice -n 10 $(BIN)/python setup.py -q build_ext --inplace
+	@$(BIN)/python -c 'from rebelspace.build import build_kind; print("rebelspace:", build_kind(), "build in place")'
+	touch $@
+
+pure:
+	find src -name '*.so' -delete
+	rm -f $(COMPILED_STAMP)
+
+# Every test, lint included, on the pure build; then the compiled build, compared with the pure
+# one game for game (tests/compiled/). The compiled build stays in place afterwards.
+# Installs every extra, and Debian's chromium for the browser tests (apt-get, so root on
+# Debian; see chromium below).
 test: $(STAMP_ALL) chromium axe-core postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
+	$(MAKE) pure
 	$(BIN)/python -m pytest -n 2
+	$(MAKE) fast
+	$(BIN)/python -m pytest -n 0 tests/compiled tests/test_build.py
 
 # The browser client's end-to-end tests drive Debian's chromium through Playwright
 # (Playwright's own browser download does not work here). Installed only when missing.
@@ -87,7 +114,7 @@ test-quick: $(STAMP_ALL) chromium axe-core postgresql
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Engine speed, with the environments' figures (the rl extra).
-bench: $(STAMP_ALL)
+bench: $(STAMP_ALL) fast
 	$(BIN)/rebelspace bench --json
 
 lint: $(STAMP_ALL)
@@ -104,5 +131,5 @@ constraints: $(STAMP_ALL)
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 	touch $(STAMP_ALL) $(STAMP_SERVER) $(STAMP_CORE)
 
-clean:
+clean: pure
 	rm -rf build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -144,3 +144,22 @@ def test_a_target_to_stay_below_is_met_only_when_the_upper_bound_is_below_it() -
     assert targets.is_met(below, 0.30, 0.49) is True
     assert targets.is_met(below, 0.35, 0.51) is False
     assert targets.is_met(targets.TARGETS["normal-heuristic"], 0.8, 0.9) is None
+
+
+def test_the_speed_benchmark_names_its_build_and_prints_cpu_figures() -> None:
+    out = json.loads(
+        run_benchmark("speed.py", "--only", "random,heuristic", "--seconds", "0.01", "--games", "1")
+    )
+    assert out["build"] in {"compiled", "pure"}
+    assert out["random_decisions_per_second"] > 0 and out["random_games"] >= 1
+    assert out["clone_us"] > 0 and out["heuristic_decisions_per_second"] > 0
+
+
+def test_the_peers_benchmark_prints_each_engine_or_why_it_is_omitted() -> None:
+    out = json.loads(run_benchmark("peers.py", "--seconds", "0.01", "--json"))
+    ours, *peers = out
+    assert ours.startswith("rebelspace (") and out[ours]["ours_over_theirs"] == 1.0
+    assert {"OpenSpiel hearts", "OpenSpiel gin rummy", "RLCard UNO"} <= set(peers)
+    for name in peers:
+        row = out[name]
+        assert "omitted" in row or (row["decisions_per_second"] > 0 and row["ours_over_theirs"] > 0)

@@ -378,6 +378,14 @@ def test_bench_engine_only_skips_the_search_figure(capsys: pytest.CaptureFixture
     assert "ismcts_iterations_per_second" not in json.loads(capsys.readouterr().out)
 
 
+def test_bench_says_which_build_of_the_engine_it_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from rebelspace.build import build_kind
+
+    assert cli.main(["bench", "--json", "--games", "1", "--engine-only"]) == 0
+    build = json.loads(capsys.readouterr().out)["build"]
+    assert build in {"compiled", "pure"} and build == build_kind()
+
+
 def test_bench_text_and_bad_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bench", "--games", "1", "--engine-only", "--rule", "max_groups=4"]) == 0
     out = capsys.readouterr().out

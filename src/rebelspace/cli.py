@@ -281,7 +281,8 @@ def _add_bench(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = subparsers.add_parser(
         "bench",
         help="engine speed: games and decisions per second, clone() cost",
-        description="Measure the engine on one core: random-vs-random full games (a seeded "
+        description="Measure the engine on one core (build: compiled or pure, which "
+        "build of the engine runs): random-vs-random full games (a seeded "
         "random choice straight from legal_actions(), no views, no log) give games_per_second "
         "and decisions_per_second (decisions = applied actions); then copy_us is the mean "
         f"microseconds of state.clone() over {BENCH_CLONES} clones of mid-game states.",

@@ -32,7 +32,10 @@ from typing import Any
 
 from .abilities import ABILITY_NOTES
 from .enums import IMPERIAL, REBEL, SIDE_NAMES
-from .errors import CardDataError
+from .errors import (
+    CardDataError,
+    UnknownCardError,  # re-exported: see errors.py
+)
 
 __all__ = [
     "ABILITIES",
@@ -182,17 +185,6 @@ class CardType:
 
     def __str__(self) -> str:
         return self.name
-
-
-class UnknownCardError(KeyError):
-    """Raised by :meth:`CardDB.by_name` for a name not in the database.
-
-    A ``KeyError`` (it is a failed lookup), with a readable message that suggests near names.
-    """
-
-    def __str__(self) -> str:
-        # KeyError's default __str__ quotes the message as a repr; show it as written.
-        return str(self.args[0]) if self.args else ""
 
 
 class CardDB:

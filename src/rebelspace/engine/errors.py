@@ -54,3 +54,17 @@ def read_json(path: str | os.PathLike[str], error: type[RebelSpaceError], what: 
         raise error(f"{path}: not valid JSON: {e}") from None
     except UnicodeDecodeError as e:
         raise error(f"{path}: not UTF-8 text: {e.reason} at byte {e.start}") from None
+
+
+# Here and not in cards.py, where it is raised: mypyc cannot compile a class derived from a
+# built-in exception such as KeyError (setup.py compiles cards.py and leaves this module as
+# Python). cards.py imports it, so ``cards.UnknownCardError`` is the same class as before.
+class UnknownCardError(KeyError):
+    """Raised by :meth:`CardDB.by_name` for a name not in the database.
+
+    A ``KeyError`` (it is a failed lookup), with a readable message that suggests near names.
+    """
+
+    def __str__(self) -> str:
+        # KeyError's default __str__ quotes the message as a repr; show it as written.
+        return str(self.args[0]) if self.args else ""

@@ -258,7 +258,9 @@ class GameState:
     def empty(cls, ctx: GameContext, seed: int, log: bool) -> GameState:
         """A state with empty piles and no decision yet, for ``new_game``, scenarios and
         sampling to fill in (R6 is ``rules.setup``)."""
-        state = cls.__new__(cls)
+        # cls() and not cls.__new__(cls): the same for a class without __init__, and mypyc
+        # compiles no __new__ for its native classes (setup.py).
+        state = cls()
         cls._init_empty(state, ctx, seed, log)
         return state
 
@@ -455,7 +457,7 @@ class GameState:
     def clone(self, *, keep_log: bool = False) -> GameState:
         """A copy for search, sharing only immutable parts. The log and history are dropped
         unless ``keep_log`` (search does not read them; copying them would dominate the cost)."""
-        c = GameState.__new__(GameState)
+        c = GameState()  # not GameState.__new__: see empty()
         c.ctx = self.ctx
         c.seed = self.seed
         d = self.deck

@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from rebelspace.build import build_kind
 from rebelspace.engine import CardDB, GameState, RulesOptions, new_game
 from rebelspace.seeds import BENCH_AGENT, BENCH_POSITION, BENCH_SAMPLE, agent_seed, derive_seed
 
@@ -129,6 +130,7 @@ def bench(
     states = sample_states(BENCH_SAMPLE_GAMES, seed, options=options, cards=cards)
     copy_us = time_clones(states, clones)
     return {
+        "build": build_kind(),  # compiled (mypyc) or pure: rebelspace.build
         "games": played,
         "decisions": decisions,
         "seconds": round(elapsed, 3),

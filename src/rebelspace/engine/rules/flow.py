@@ -52,9 +52,17 @@ class Automation(Enum):
     NO_CASUALTY = (CASUALTY, "no unit of the winning group fits the loser's budget (R19)")
     NOTHING_TO_FIGHT = (TRICKS, "the Ion Cannon destroyed every attacking unit (R34 on R17)")
 
-    def __init__(self, step: int, when: str) -> None:
-        self.step = step
-        self.when = when
+    # Read from the value, not set by an __init__: mypyc (setup.py) compiles an Enum's
+    # __init__ so that it rejects the members Enum passes it. The same two attributes.
+    @property
+    def step(self) -> int:
+        step: int = self.value[0]
+        return step
+
+    @property
+    def when(self) -> str:
+        when: str = self.value[1]
+        return when
 
 
 # ----------------------------------------------------------------------------- the turn
