@@ -8,7 +8,7 @@ import { installCardInfo } from "./cards.js";
 import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { closeMenu, copy, openMenu, showPile } from "./menu.js";
-import { gameBar } from "./online.js";
+import { claimBox, gameBar } from "./online.js";
 import { Playback } from "./playback.js";
 import { renderTable } from "./table.js";
 
@@ -242,7 +242,9 @@ export class GameController {
 
   /** The only legal action, when it is a button, unless the player confirms such choices. */
   forcedChoice(actions) {
-    if (actions.length !== 1 || placeOf(actions[0]) !== "button") return null;
+    // A lone button, or a lone casualty: R19 makes the loser keep picking while a unit fits,
+    // so a casualty with one possible card is no choice either.
+    if (actions.length !== 1 || !(placeOf(actions[0]) === "button" || actions[0].kind === "pick")) return null;
     return { action: actions[0], auto: !this.settings.confirmForced };
   }
 
@@ -326,6 +328,7 @@ export class GameController {
       hintState: () => this.currentHint(),
       showPile: (title, names) => showPile(title, names),
       extraStatus: () => this.extraStatus(),
+      claim: () => claimBox(this, this.msg),
       forced: (actions) => this.forcedChoice(actions),
       settings: this.settings,
       setSetting: (key, value) => {
