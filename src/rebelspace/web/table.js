@@ -189,7 +189,7 @@ function promptEl(msg, actions, ui) {
       away,
     );
   }
-  const p = promptFor(view, actions);
+  const p = promptFor(view, actions, msg.rules);
   const buttons = actions.filter((a) => placeOf(a) === "button");
   const draws = buttons.filter((a) => a.kind === "draw");
   const others = buttons.filter((a) => a.kind !== "draw");
@@ -253,9 +253,15 @@ function logEl(msg) {
   );
 }
 
-const HOW_TO = [
+/** "1 or 2", "1 to 3", "2": how many of something, from the least to the most. */
+const countWords = (least, most) => (least === most ? `${least}` : most === least + 1 ? `${least} or ${most}` : `${least} to ${most}`);
+
+/** How to play in short, with this game's numbers (the message's rules options). */
+const howTo = (rules) => [
   "Goal: empty your opponent's deck. Damage from attacks throws cards off the top of a deck; a player who must draw from an empty deck loses.",
-  "Each turn: draw 1 or 2 cards, your inactive units become active, attack with active units, deploy up to 3 points of cards, then play end-phase cards.",
+  rules
+    ? `Each turn: draw ${countWords(rules.draw_min, rules.draw_max)} card${rules.draw_max === 1 ? "" : "s"}, your inactive units become active, attack with active units, deploy up to ${rules.deploy_points} point${rules.deploy_points === 1 ? "" : "s"} of cards, then play end-phase cards and keep at most ${rules.hand_limit} cards in hand.`
+    : "Each turn: draw cards, your inactive units become active, attack with active units, deploy cards, then play end-phase cards.",
   "Battles: a blocked group fights its blockers; the higher value (Ground in a ground battle, Space in a space battle) wins, the loser is destroyed and the loser picks casualties among the winners.",
   "Unblocked groups deal their Damage to the deck, or may target one enemy unit instead.",
 ];
@@ -339,7 +345,7 @@ export function renderTable(root, msg, actions, memory, ui) {
     allActionsEl(actions, ui),
     logEl(msg),
     settingsEl(ui),
-    h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, HOW_TO.map((t) => h("li", {}, t)))),
+    h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, howTo(msg.rules).map((t) => h("li", {}, t)))),
   );
   root.replaceChildren(h("div", { class: ["game-screen", ui.sideOpen ? "side-open" : ""] }, status, table, side));
   // For tests and styling: which version of the game is on screen, and whose move it is.
