@@ -572,8 +572,12 @@ def test_a_cards_full_text_shows_on_hover_and_focus(server: ServerProcess, brows
     assert name in text
     if entry["cost"] is not None:
         assert f"cost {entry['cost']}" in text, text
-    if entry["notes"]:
+    if entry["ability"]:  # an action's printed text, with when it is played
         assert entry["notes"] in text, text
+    for keyword in entry["notes"].replace(";", ",").split(",") if not entry["ability"] else []:
+        if keyword.strip():  # each printed keyword starts one line saying what it means
+            lines = [x for x in text.splitlines()[2:] if x.startswith(keyword.strip())]
+            assert len(lines) == 1, (keyword, text)
     # Keyboard focus on a highlighted card shows it too; Escape hides it.
     page.mouse.move(0, 0)
     glowing = page.locator(".table .card.clickable").first
