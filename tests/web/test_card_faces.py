@@ -37,6 +37,16 @@ MEASURE = """async () => {
     const costBox = cost ? cost.getBoundingClientRect() : null;
     const hits = costBox ? lines.filter((r) => r.right > costBox.left + 0.5
       && r.left < costBox.right && r.bottom > costBox.top + 0.5 && r.top < costBox.bottom) : [];
+    // A word of the name split over two lines ("Companio" / "n") is cut too.
+    const text = name.firstChild;
+    let split = 0;
+    for (const m of c.name.matchAll(/\S+/g)) {
+      const word = document.createRange();
+      word.setStart(text, m.index);
+      word.setEnd(text, m.index + m[0].length);
+      const tops = new Set([...word.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) split += 1;
+    }
     const stats = [...el.querySelectorAll('.stat')];
     out.push({
       name: c.name,
@@ -47,6 +57,7 @@ MEASURE = """async () => {
       nameOverflow: name.scrollWidth > name.clientWidth + 1,
       cardOverflow: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
       underCost: hits.length,
+      splitWords: split,
       ability: (el.querySelector('.card-ability') || {}).textContent || '',
       expected: words.shortAbility(c),
     });
@@ -67,7 +78,9 @@ def test_every_card_face_shows_its_whole_name_and_what_it_does(
     for f in faces:
         assert f["nameText"] == f["name"], f
         assert f["nameInside"] and not f["nameOverflow"] and not f["cardOverflow"], f
-        assert f["underCost"] == 0, f  # the name wraps under the badge, never into it
+        # The name wraps under the cost badge, never into it, and never splits a word.
+        assert f["underCost"] == 0, ("under the cost", f["name"])
+        assert f["splitWords"] == 0, ("a word split", f["name"])
         assert f["ability"] == f["expected"], f
         if size[0] < 700:
             assert f["nameSize"] >= 12 and all(s >= 12 for s in f["statSizes"]), f

@@ -49,6 +49,29 @@ function focusSelector(root, el) {
   return { selector, index: Math.max(0, [...root.querySelectorAll(selector)].indexOf(el)) };
 }
 
+/** Scroll `container` (only it, never the page) so that `el` is inside its visible box. */
+function revealIn(container, el) {
+  const box = container.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.bottom > box.bottom) container.scrollTop += Math.min(r.bottom - box.bottom + 4, r.top - box.top);
+  else if (r.top < box.top) container.scrollTop -= box.top - r.top + 4;
+  if (r.right > box.right) container.scrollLeft += Math.min(r.right - box.right + 4, r.left - box.left);
+  else if (r.left < box.left) container.scrollLeft -= box.left - r.left + 4;
+}
+
+/**
+ * A new decision: in each panel that scrolls (the battle, a side's zones, a row of cards), the
+ * first glowing card (the hinted one first) is brought into sight, so that a choice is never
+ * hidden below a panel's edge or off to the side of a row.
+ */
+export function revealChoices(root) {
+  const panels = root.querySelectorAll(".table #battle, .table .player, .table .zone > .cards, .table .hand > .cards");
+  for (const panel of panels) {
+    const el = panel.querySelector(".card.clickable.hinted") || panel.querySelector(".card.clickable");
+    if (el) revealIn(panel, el);
+  }
+}
+
 export class GameController {
   constructor(root, gameId, tokens, stored) {
     this.root = root;
@@ -211,6 +234,8 @@ export class GameController {
     this.shownVersion = msg.version;
     renderTable(this.root, msg, actions, this.memory, this.ui);
     this.highlightHint();
+    // Every draw: the new nodes start unscrolled, whatever the old ones showed.
+    revealChoices(this.root);
     this.playback.highlight();
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
     this.placeFocus(msg, actions, focusAt, hadFocus, sameState);
@@ -385,6 +410,7 @@ export class GameController {
       const copy = el.dataset.copy ? Number(el.dataset.copy) : null;
       if (this.matching(el.dataset.place, el.dataset.name, group, copy).some((a) => a.id === id)) el.classList.add("hinted");
     }
+    revealChoices(this.root); // the hinted card first
   }
 
   /** The player acts: what is still to play back is older than what they acted on. */
