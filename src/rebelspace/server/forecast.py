@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rebelspace.engine import BattleResult, GroupView, PlayerView, battle_result
+from rebelspace.engine import SIDE_NAMES, BattleResult, GroupView, PlayerView, battle_result
 
 # The steps in which the defender may still block: an unblocked group's damage is "if unblocked".
 BEFORE_BLOCKS = frozenset({"form groups", "ion cannon", "block"})
@@ -36,9 +36,9 @@ class _Sides:
 
     def __init__(self, view: PlayerView) -> None:
         self.attacker = str(view.active_player)
-        self.defender = "imperial" if self.attacker == "rebel" else "rebel"
+        self.defender = SIDE_NAMES[1 - SIDE_NAMES.index(self.attacker)]
         seat = str(view.player)
-        self.me = seat if seat in ("rebel", "imperial") else None
+        self.me = seat if seat in SIDE_NAMES else None  # "spectator": the public view
 
     def verdict(self, winner: str, fought: bool) -> str:
         if self.me is None:
