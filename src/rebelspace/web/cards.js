@@ -168,7 +168,11 @@ export function fullText(name, { now = null, attachments = [] } = {}) {
 
 let infoEl = null;
 let pressTimer = null;
-let pressed = null; // a card a long press showed: its click is the press's end, not a choice
+let pressed = null; // the card a long press showed (pressKey): its click ends the press, not a choice
+
+/** A card told by where it lies, not by its node: a redraw between the press and its click
+ * (a state message arriving) replaces the node, not the card. */
+const pressKey = (el) => (el ? JSON.stringify([el.dataset.name, el.dataset.place || "", el.dataset.group || "", el.dataset.copy || ""]) : null);
 
 function infoFor(el) {
   const name = el.dataset.name;
@@ -227,7 +231,7 @@ export function installCardInfo() {
     const el = cardOf(e.target);
     if (!el || e.pointerType === "mouse") return;
     pressTimer = setTimeout(() => {
-      pressed = el;
+      pressed = pressKey(el);
       showInfo(el);
     }, 500);
   });
@@ -238,7 +242,7 @@ export function installCardInfo() {
   document.addEventListener(
     "click",
     (e) => {
-      if (pressed && cardOf(e.target) === pressed) {
+      if (pressed && pressKey(cardOf(e.target)) === pressed) {
         e.stopPropagation();
         e.preventDefault();
       }
