@@ -449,6 +449,7 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
             "rebelspace/data/cards.toml",
             "rebelspace/data/rules.md",
             "rebelspace/web/index.html",
+            "rebelspace/web/favicon.svg",  # the page's icon, served by the server itself
             "rebelspace/extras.py",
             "rebelspace/agents/value/weights.json",  # the expert level's learnt evaluation
             "rebelspace/agents/distilled/weights.json",  # the distilled policy

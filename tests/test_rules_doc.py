@@ -199,6 +199,17 @@ def test_server_rules_page_is_html_with_every_ruling(tmp_path: Path) -> None:
     assert "R38" in body
 
 
+def test_the_rules_read_for_players_and_leave_the_tools_to_the_last_section() -> None:
+    # Commands, source paths and code names are for those who run the game: only in the
+    # closing "About this page", never in the rules a player reads first.
+    text = rules_text()
+    rules, about = text.split("\n## About this page\n")
+    for tool in ("`rebelspace", "`src/", "`--rule", "`scenarios/", "RulesOptions"):
+        assert tool not in rules, tool
+        assert tool in about, tool
+    assert "## " not in about  # the last section
+
+
 def test_server_rules_page_says_so_when_the_document_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -192,6 +192,8 @@ def rules_page(stylesheet: str | None = None) -> str:
     link, css = "", _PAGE_CSS
     if stylesheet:  # the client's sheet is dark: lighter links
         link = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">\n'
+        # The client's icon is served beside its sheet (src/rebelspace/web/favicon.svg).
+        link += '<link rel="icon" href="/favicon.svg" type="image/svg+xml">\n'
         css += "a { color: #8ab4ff; }\n"
     return (
         "<!doctype html>\n"

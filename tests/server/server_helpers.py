@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from rebelspace.engine import GameState, event_json, load_scenario, replay
+from rebelspace.server.forecast import battle_forecast
 from tests.server.schema_helpers import check_schema
 
 SEATS = ("rebel", "imperial")
@@ -153,8 +154,14 @@ def check_state_message(msg: dict[str, Any], games: list[GameState]) -> None:
         "clock",
         "claim",
         "rematch",
+        "rules",
+        "forecast",
     }
     assert set(msg) <= allowed
+    # The game's own rules options, and each battle group's forecast from the seat's view.
+    assert msg["rules"] == game.ctx.options.to_dict()
+    view = game.public_view() if seat is None else game.view(SEATS.index(seat))
+    assert msg["forecast"] == battle_forecast(view, game.ctx.options.tie)
     groups = (msg["view"]["battle"] or {}).get("groups", [])
     for g in groups:
         assert (g["defense_value"] is None) == (not g["blockers"] and g["target"] is None)

@@ -572,8 +572,12 @@ def test_a_cards_full_text_shows_on_hover_and_focus(server: ServerProcess, brows
     assert name in text
     if entry["cost"] is not None:
         assert f"cost {entry['cost']}" in text, text
-    if entry["notes"]:
+    if entry["ability"]:  # an action's printed text, with when it is played
         assert entry["notes"] in text, text
+    for keyword in entry["notes"].replace(";", ",").split(",") if not entry["ability"] else []:
+        if keyword.strip():  # each printed keyword starts one line saying what it means
+            lines = [x for x in text.splitlines()[2:] if x.startswith(keyword.strip())]
+            assert len(lines) == 1, (keyword, text)
     # Keyboard focus on a highlighted card shows it too; Escape hides it.
     page.mouse.move(0, 0)
     glowing = page.locator(".table .card.clickable").first
@@ -643,28 +647,4 @@ def test_an_only_choice_is_made_after_a_visible_note(server: ServerProcess, brow
     assert player.kinds["forced"] >= 2, "no only choice in the game"
     # The clicker did not click those: the page made them, after saying so.
     assert len(notes) >= 2 and all("only choice" in n for n in notes), notes
-    assert errors == []
-
-
-def test_the_draw_is_one_choice_of_how_many_cards(server: ServerProcess, browser: Any) -> None:
-    errors: list[str] = []
-    page = open_page(browser, server.url, errors)
-    start_computer_game(page)
-    Clicker(page).wait_my_move()
-    assert page.get_attribute("#app", "data-step") == "draw"
-    counts = page.locator("#prompt .draw-count input[type=radio]")
-    options = [counts.nth(i).get_attribute("value") for i in range(counts.count())]
-    assert len(options) >= 2, options
-    # One button draws; it names the count chosen (the most, until the player picks another).
-    draw = page.locator("#prompt button.act-draw")
-    assert draw.count() == 1
-    assert draw.inner_text() == f"Draw {options[-1]} cards"
-    hand = len(page.locator(".hand .card").all())
-    page.check(f"#prompt .draw-count input[value='{options[0]}']")
-    assert draw.inner_text() == f"Draw {options[0]} card" + ("s" if options[0] != "1" else "")
-    before = page.get_attribute("#app", "data-version")
-    draw.click()
-    changed = "(v) => document.getElementById('app').dataset.version !== v"
-    page.wait_for_function(changed, arg=before)
-    assert len(page.locator(".hand .card").all()) == hand + int(options[0])
     assert errors == []

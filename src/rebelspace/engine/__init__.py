@@ -48,6 +48,7 @@ from .options import OptionsError, RulesOptions
 from .records import load_record, replay, save_record, to_record
 from .rules.attack import fits as can_join_group
 from .rules.attack import starts as can_start_group
+from .rules.battle import battle_result
 from .rules.battle import eligible as casualty_candidates
 from .scenario import load_scenario, load_scenario_file
 from .state import (
@@ -134,6 +135,7 @@ __all__ = [
     "UnitStats",
     "UnitView",
     "When",
+    "battle_result",
     "can_join_group",
     "can_start_group",
     "casualty_candidates",

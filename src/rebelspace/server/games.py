@@ -33,6 +33,7 @@ from rebelspace.engine import (
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 
+from .forecast import battle_forecast
 from .store import StaleVersionError, Store, StoredGame, hash_token
 
 SEATS = SIDE_NAMES  # a seat is named after its side (engine.SIDE_NAMES)
@@ -552,6 +553,10 @@ class Session:
             "clock": self.clock_json(),
             "claim": None,
             "rematch": None,
+            # The game's rules options (the hand limit, deploy points, draws...): a client
+            # words its prompts with these, never with numbers of its own.
+            "rules": _rules_json(state.ctx.options),
+            "forecast": battle_forecast(view, state.ctx.options.tie),
         }
         if seat is not None:
             wait = self.claim_in_ms(seat)
@@ -598,6 +603,11 @@ class Session:
             for seq in range(len(out), len(visible)):
                 out.append({**event_json(visible[seq], names), "seq": seq})
         return out
+
+
+@per_object
+def _rules_json(options: RulesOptions) -> dict[str, Any]:
+    return options.to_dict()
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

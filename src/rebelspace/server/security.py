@@ -30,7 +30,7 @@ POLICY: dict[str, tuple[str, ...]] = {
     "default-src": ("'self'",),
     "script-src": ("'self'",),
     "style-src": ("'self'",),
-    # data: for the client's empty favicon (<link rel="icon" href="data:,">); an image never runs.
+    # data: images are allowed (an image never runs); the client's icon is its own /favicon.svg.
     "img-src": ("'self'", "data:"),
     "connect-src": ("'self'",),
     "object-src": ("'none'",),

@@ -3,6 +3,7 @@
 
 import { ApiError, parseSeatFragment, rememberSeat, request, storedGame } from "./api.js";
 import { loadCatalogue } from "./cards.js";
+import { h } from "./dom.js";
 import { showError } from "./errors.js";
 import { GameController } from "./game.js";
 import { renderGallery } from "./gallery.js";
@@ -51,7 +52,9 @@ async function joinGame(gameId, code) {
     rememberSeat(gameId, "online", seat.player, seat.token);
   } catch (err) {
     // Reopening one's own invite link after joining: the seat is taken, by us.
-    if (!(err instanceof ApiError && err.status === 409 && stored)) {
+    const taken = err instanceof ApiError && err.status === 409;
+    if (taken && !stored) return offerToWatch(gameId);
+    if (!taken) {
       showError(`Could not join: ${err.message}`);
       renderLobby(root, { go, showError });
       return;
@@ -59,6 +62,23 @@ async function joinGame(gameId, code) {
   }
   history.replaceState({}, "", `/game/${gameId}`);
   route();
+}
+
+/** An invite link someone already used: both seats are taken, but anyone may watch. */
+function offerToWatch(gameId) {
+  document.title = "Rebel Space: invite already used";
+  const watch = `/watch/${encodeURIComponent(gameId)}`;
+  root.replaceChildren(
+    h(
+      "div",
+      { class: "handoff", id: "invite-used" },
+      h("h1", {}, "This invite has already been used"),
+      h("p", {}, "Both seats of this game are taken, so you cannot play in it. You can still watch it as a spectator."),
+      h("a", { href: watch, class: "button primary", id: "watch-instead", onclick: (e) => { e.preventDefault(); go(watch); } }, "Watch this game"),
+      " ",
+      h("a", { href: "/", class: "button", onclick: (e) => { e.preventDefault(); go("/"); } }, "Back to the lobby"),
+    ),
+  );
 }
 
 /** A seat link from another device (/seat/<id>#<seat>.<token>): the token came in the

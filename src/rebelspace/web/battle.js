@@ -212,14 +212,22 @@ function unitCards(units, { place, group, clickable, destroyed = false, copied =
   );
 }
 
-/** What a group's attack comes to: blocked, targeting, or the damage it deals unblocked. */
-function againstText(g, how, step, defender) {
+/**
+ * What a group's attack comes to: blocked, targeting, or (the server's words, msg.forecast)
+ * the damage it deals unblocked.
+ */
+function againstText(g, how, defender, forecast) {
   if (how === "blocked") return `blocked by ${defender}`;
   if (how === "target") return `fighting a targeted ${g.target_zone === "inactive" ? "inactive " : ""}unit`;
-  if (g.damage === null || g.damage === undefined) return g.units.length ? "deals no damage" : "no unit left";
-  const shields = g.stopped > 0 ? ` (Defense Shields stop ${g.stopped} damage from Ships)` : "";
-  if (["form groups", "ion cannon", "block"].includes(step)) return `not blocked yet: ${g.damage} damage if unblocked${shields}`;
-  return `unblocked: ${g.damage} damage to ${defender}'s deck${shields}`;
+  if (forecast && (forecast.outcome === "unblocked" || forecast.outcome === "none")) return forecast.text;
+  return g.units.length ? "deals no damage" : "no unit left";
+}
+
+/** A battle's forecast or result in words (the server's, from the engine's values), if any. */
+function forecastEl(forecast) {
+  if (!forecast || forecast.outcome === "unblocked" || forecast.outcome === "none") return null;
+  const text = forecast.fought ? forecast.text : `${forecast.text}, as the cards stand`;
+  return h("p", { class: ["forecast", `forecast-${forecast.outcome}`, forecast.fought ? "fought" : ""], "data-outcome": forecast.outcome }, text);
 }
 
 /** The battle panel: each attacking group against its blockers or target, values, results. */
@@ -235,6 +243,7 @@ export function renderBattle(msg, memory, ui) {
   const defenderCopies = copiedHeroes(defendingSide);
   // The player's own cards are drawn below the opponent's, as the two sides sit on the table.
   const mineAttacking = attackingSide === view.you;
+  const forecasts = new Map((msg.forecast || []).map((f) => [f.group, f]));
   const rows = battle.groups.map((g) => {
     const fought = g.result ? resolvedEvent(events, g.number) : null;
     const values = fought
@@ -247,7 +256,8 @@ export function renderBattle(msg, memory, ui) {
     const casualtyHere = battle.casualty_group === g.number;
     const places = heroPlaces(g);
     const how = g.blockers.length ? "blocked" : g.target ? "target" : memory.how(g.number) || (fought ? (fought.blocked ? "blocked" : "target") : null);
-    const against = againstText(g, how, view.step, defender);
+    const forecast = forecasts.get(g.number) || null;
+    const against = againstText(g, how, defender, forecast);
     const selectable = ui.selectableGroups.has(g.number);
     const cls = ["group", `group-${g.kind}`, selectable ? "selectable" : "", ui.selectedGroup === g.number ? "selected" : "", casualtyHere ? "casualties" : ""];
     return h(
@@ -271,8 +281,9 @@ export function renderBattle(msg, memory, ui) {
         h("span", { class: "value value-attack" }, ` ${attacker} value ${attack}`),
         defense !== null && defense !== undefined ? h("span", { class: "value value-defense" }, ` vs ${defender} value ${defense}`) : null,
         h("span", { class: "against" }, ` — ${against}`),
-        g.result ? h("span", { class: "result" }, ` → ${g.result}`) : null,
+        g.result && !forecast ? h("span", { class: "result" }, ` → ${g.result}`) : null,
       ),
+      forecastEl(forecast),
       places
         ? h(
             "div",

@@ -2,6 +2,7 @@
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
+import { abilityLines, shortAbility } from "./words.js";
 
 const catalogue = new Map();
 
@@ -38,31 +39,6 @@ const KIND_LABEL = {
   action: "Action",
 };
 
-const KEYWORD_LABEL = {
-  pilot: "Pilot",
-  captain: "Captain",
-  psionic: "Psionic",
-  fighter: "Fighter",
-  ship: "Ship",
-  facility: "Facility",
-  defense: "Defense",
-  may_attack: "May attack",
-  extra_draw: "+1 draw",
-  ion_cannon: "Destroys 1 attacking Ship",
-  shields: "Attacking Ships do no damage",
-  companion: "Companion",
-  attach_to_hero: "Attach to hero",
-};
-
-/** When a card is played: a short plain-words line for action and psion cards. */
-function timing(card) {
-  if (card.kind === "psion") return "Play in a battle on your Psionic hero";
-  if (card.kind === "attachment") return "Deploy onto one of your heroes";
-  if (card.ability_when === "attacking" || card.ability_when === "defending") return "Play during an attack";
-  if (card.kind === "action") return "Play in your end phase";
-  return "";
-}
-
 /**
  * Heroes of which a side has several copies in play (edited card lists): their cards show
  * "#k", the unit's `copy` in the view, which the actions' `copy` names.
@@ -93,7 +69,8 @@ function stat(label, title, value, printed) {
 }
 
 /**
- * A card drawn as HTML: name, cost, type, Ground / Space / Damage, keywords, side colour.
+ * A card drawn as HTML: name (fitted: long names get a smaller size, and wrap, never cut), cost,
+ * type, Ground / Space / Damage, what it does in a few words (words.js), side colour.
  * `classes` and `data` add classes and data attributes (where it lies on the table, for
  * clicks). `unit`: a unit in play as the view sends it ({name, ground, space, damage, ...}):
  * its current ratings are shown instead of the printed ones (cards in a hand, a pile or the
@@ -104,7 +81,7 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
   const hasStats = !["action"].includes(card.kind);
   const now = unit ? { ground: unit.ground, space: unit.space, damage: unit.damage } : null;
   const ratings = unit ? { ...data, ground: now.ground, space: now.space, damage: now.damage, copy: unit.copy } : data;
-  const keys = (card.keywords || []).map((k) => KEYWORD_LABEL[k] || k);
+  const ability = shortAbility(card);
   const el = h(
     "div",
     {
@@ -116,10 +93,11 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
     h(
       "div",
       { class: "card-head" },
-      h("span", { class: "card-name" }, name, copyMark && unit && unit.copy ? h("span", { class: "card-copy", title: "Which copy of this hero" }, ` #${unit.copy}`) : null),
+      // The cost floats at the name's right, so that only the name's first line makes room for it.
       card.cost !== null && card.cost !== undefined
         ? h("span", { class: "card-cost", title: `Costs ${card.cost} to deploy` }, String(card.cost))
         : null,
+      h("span", { class: ["card-name", nameFit(name)] }, name, copyMark && unit && unit.copy ? h("span", { class: "card-copy", title: "Which copy of this hero" }, ` #${unit.copy}`) : null),
     ),
     h("div", { class: "card-type" }, typeLabel(card)),
     hasStats
@@ -131,9 +109,7 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
           stat("D", "Damage", now ? now.damage : card.damage, now ? card.damage : undefined),
         )
       : null,
-    keys.length ? h("div", { class: "card-keys" }, keys.join(" · ")) : null,
-    !small && card.kind === "action" ? h("div", { class: "card-text" }, card.notes) : null,
-    !small && timing(card) ? h("div", { class: "card-when" }, timing(card)) : null,
+    ability ? h("div", { class: "card-ability" }, ability) : null,
     badge ? h("div", { class: "card-badge" }, badge) : null,
   );
   if (classes.includes("clickable")) {
@@ -148,12 +124,21 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
   return el;
 }
 
+/** A class for a name's size: long names and long words get a smaller type (style.css), so
+ * a name fits its card's width on two or three lines instead of being cut. */
+function nameFit(name) {
+  const longestWord = Math.max(...name.split(/\s+/).map((w) => w.length));
+  if (longestWord >= 11 || name.length >= 18) return "name-long";
+  if (longestWord >= 9 || name.length >= 14) return "name-mid";
+  return "";
+}
+
 function describe(card, now) {
   const parts = [`${card.name} (${typeLabel(card)}, ${card.side})`];
   if (now) parts.push(`Now: Ground ${now.ground}, Space ${now.space}, Damage ${now.damage}`);
   if (card.kind !== "action") parts.push(`${now ? "Printed: " : ""}Ground ${card.ground}, Space ${card.space}, Damage ${card.damage}`);
   if (card.cost !== null && card.cost !== undefined) parts.push(`Cost ${card.cost}`);
-  if (card.notes) parts.push(card.notes);
+  parts.push(...abilityLines(card).map((line) => line.replace(/\.$/, "")));
   return parts.join(". ");
 }
 
@@ -164,8 +149,8 @@ export function cardBack(label = "") {
 
 // ---- the card's full text on hover, focus and a long press ------------------------------------
 
-/** The card's full text: name, side and type, cost, ratings (now and printed), keywords,
- * ability, when it is played, and what is attached to it on the table. */
+/** The card's full text: name, side and type, cost, ratings (now and printed), what each
+ * keyword or its ability does (each once), and what is attached to it on the table. */
 export function fullText(name, { now = null, attachments = [] } = {}) {
   const card = cardInfo(name);
   const lines = [];
@@ -176,17 +161,18 @@ export function fullText(name, { now = null, attachments = [] } = {}) {
     const current = now ? `Ground ${now.ground}, Space ${now.space}, Damage ${now.damage}` : null;
     lines.push(h("p", {}, current && current !== printed ? `Now: ${current} (printed: ${printed})` : printed));
   }
-  const keys = (card.keywords || []).map((k) => KEYWORD_LABEL[k] || k);
-  if (keys.length) lines.push(h("p", {}, `Keywords: ${keys.join(", ")}`));
-  if (card.notes) lines.push(h("p", {}, card.notes));
-  if (timing(card)) lines.push(h("p", {}, timing(card)));
+  for (const line of abilityLines(card)) lines.push(h("p", { class: "info-ability" }, line));
   if (attachments.length) lines.push(h("p", {}, `Attached: ${attachments.join(", ")}`));
   return lines;
 }
 
 let infoEl = null;
 let pressTimer = null;
-let pressed = null; // a card a long press showed: its click is the press's end, not a choice
+let pressed = null; // the card a long press showed (pressKey): its click ends the press, not a choice
+
+/** A card told by where it lies, not by its node: a redraw between the press and its click
+ * (a state message arriving) replaces the node, not the card. */
+const pressKey = (el) => (el ? JSON.stringify([el.dataset.name, el.dataset.place || "", el.dataset.group || "", el.dataset.copy || ""]) : null);
 
 function infoFor(el) {
   const name = el.dataset.name;
@@ -245,7 +231,7 @@ export function installCardInfo() {
     const el = cardOf(e.target);
     if (!el || e.pointerType === "mouse") return;
     pressTimer = setTimeout(() => {
-      pressed = el;
+      pressed = pressKey(el);
       showInfo(el);
     }, 500);
   });
@@ -256,7 +242,7 @@ export function installCardInfo() {
   document.addEventListener(
     "click",
     (e) => {
-      if (pressed && cardOf(e.target) === pressed) {
+      if (pressed && pressKey(cardOf(e.target)) === pressed) {
         e.stopPropagation();
         e.preventDefault();
       }

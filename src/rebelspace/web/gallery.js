@@ -3,25 +3,9 @@
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
-import { typeLabel } from "./cards.js";
+import { cardEl, typeLabel } from "./cards.js";
 import { pageLinks } from "./games.js";
-
-// What each keyword does, in short (docs/rules.md "Cards and card types", R3).
-const KEYWORD_TEXT = {
-  pilot: ["Pilot", "may ride in a space group in a Fighter's place (R12)"],
-  captain: ["Captain", "may ride in a space group in a Ship's place (R12)"],
-  psionic: ["Psionic", "psion cards may be played on this hero (R24)"],
-  fighter: ["Fighter", "carries one Pilot hero in a space group (R12)"],
-  ship: ["Ship", "carries one Captain hero; the Ion Cannon and Defense Shields act on it (R12, R14, R20)"],
-  facility: ["Facility", "never attacks unless it says May Attack; Saboteur can destroy it (R11, R29)"],
-  defense: ["Defense", "never attacks, but can block (R11)"],
-  may_attack: ["May Attack", "a Facility that may attack all the same (R11)"],
-  extra_draw: ["Draw 1 extra card per turn", "its controller may draw one card more (R8)"],
-  ion_cannon: ["Destroy 1 attacking Ship", "once per attack phase, before blocks (R14)"],
-  shields: ["Attacking Ships do no Damage", "while it is active, attacking Ships deal no damage (R20)"],
-  companion: ["Companion", "an attachment deployed onto one of your heroes (R23)"],
-  attach_to_hero: ["Attach to Hero", "deployed onto one of your heroes; adds its ratings (R13, R23)"],
-};
+import { abilityLines } from "./words.js";
 
 const SIDES = [["", "Both sides"], ["rebel", "Rebel"], ["imperial", "Imperial"]];
 const KINDS = [
@@ -38,33 +22,25 @@ const KINDS = [
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 const isUnitLike = (card) => card.kind !== "action";
 
-/** Everything the card says, as plain words, for the page and for the search. */
+/** Everything the card says, as plain words, for the page (words.js: each keyword once). */
 export function cardText(card) {
-  const lines = [];
-  for (const k of card.keywords || []) {
-    const [label, meaning] = KEYWORD_TEXT[k] || [k, ""];
-    lines.push(meaning ? `${label}: ${meaning}.` : `${label}.`);
-  }
-  // When and how an action ability is used: its effect's words (the catalogue's ability_words).
-  if (card.ability) lines.push(`${card.notes}. ${card.ability_words || ""}`.trim());
-  else if (card.kind === "psion") lines.push("Played free in battle tricks on your Psionic hero in a battle group; its ratings add to the hero's until the attack phase ends (R24).");
-  else if (card.kind === "attachment" && !(card.keywords || []).length) lines.push("Deployed onto one of your heroes; adds its ratings to the hero's (R13, R23).");
-  return lines;
+  return abilityLines(card);
 }
 
 function cardItem(card) {
   const rows = [
     ["Side", cap(card.side)],
-    ["Type", `${typeLabel(card)} (printed “${card.type}”)`],
+    ["Type", typeLabel(card)],
     ["Cost", card.cost === null || card.cost === undefined ? "—" : String(card.cost)],
   ];
   if (isUnitLike(card)) rows.push(["Ratings", `Ground ${card.ground} · Space ${card.space} · Damage ${card.damage}`]);
   rows.push(["Copies", String(card.count)]);
-  if (card.notes) rows.push(["Printed notes", card.notes]);
+  if (card.notes) rows.push(["Card text", card.notes]);
   return h(
     "li",
     { class: ["gallery-card", `side-${card.side}`, `kind-${card.kind}`], "data-name": card.name, "data-side": card.side, "data-kind": card.kind },
     h("h2", {}, card.name),
+    cardEl(card.name, { classes: ["gallery-face"] }),
     h("dl", {}, rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
     cardText(card).map((line) => h("p", { class: "ability" }, line)),
   );

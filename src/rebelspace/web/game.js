@@ -8,7 +8,7 @@ import { installCardInfo } from "./cards.js";
 import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { closeMenu, copy, openMenu, showPile } from "./menu.js";
-import { gameBar } from "./online.js";
+import { claimBox, gameBar } from "./online.js";
 import { Playback } from "./playback.js";
 import { renderTable } from "./table.js";
 
@@ -47,6 +47,29 @@ function focusSelector(root, el) {
   else if (el.id) selector = `#${q(el.id)}`;
   if (!selector) return null;
   return { selector, index: Math.max(0, [...root.querySelectorAll(selector)].indexOf(el)) };
+}
+
+/** Scroll `container` (only it, never the page) so that `el` is inside its visible box. */
+function revealIn(container, el) {
+  const box = container.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.bottom > box.bottom) container.scrollTop += Math.min(r.bottom - box.bottom + 4, r.top - box.top);
+  else if (r.top < box.top) container.scrollTop -= box.top - r.top + 4;
+  if (r.right > box.right) container.scrollLeft += Math.min(r.right - box.right + 4, r.left - box.left);
+  else if (r.left < box.left) container.scrollLeft -= box.left - r.left + 4;
+}
+
+/**
+ * A new decision: in each panel that scrolls (the battle, a side's zones, a row of cards), the
+ * first glowing card (the hinted one first) is brought into sight, so that a choice is never
+ * hidden below a panel's edge or off to the side of a row.
+ */
+export function revealChoices(root) {
+  const panels = root.querySelectorAll(".table #battle, .table .player, .table .zone > .cards, .table .hand > .cards");
+  for (const panel of panels) {
+    const el = panel.querySelector(".card.clickable.hinted") || panel.querySelector(".card.clickable");
+    if (el) revealIn(panel, el);
+  }
 }
 
 export class GameController {
@@ -211,6 +234,8 @@ export class GameController {
     this.shownVersion = msg.version;
     renderTable(this.root, msg, actions, this.memory, this.ui);
     this.highlightHint();
+    // Every draw: the new nodes start unscrolled, whatever the old ones showed.
+    revealChoices(this.root);
     this.playback.highlight();
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
     this.placeFocus(msg, actions, focusAt, hadFocus, sameState);
@@ -242,7 +267,9 @@ export class GameController {
 
   /** The only legal action, when it is a button, unless the player confirms such choices. */
   forcedChoice(actions) {
-    if (actions.length !== 1 || placeOf(actions[0]) !== "button") return null;
+    // A lone button, or a lone casualty: R19 makes the loser keep picking while a unit fits,
+    // so a casualty with one possible card is no choice either.
+    if (actions.length !== 1 || !(placeOf(actions[0]) === "button" || actions[0].kind === "pick")) return null;
     return { action: actions[0], auto: !this.settings.confirmForced };
   }
 
@@ -326,6 +353,7 @@ export class GameController {
       hintState: () => this.currentHint(),
       showPile: (title, names) => showPile(title, names),
       extraStatus: () => this.extraStatus(),
+      claim: () => claimBox(this, this.msg),
       forced: (actions) => this.forcedChoice(actions),
       settings: this.settings,
       setSetting: (key, value) => {
@@ -382,6 +410,7 @@ export class GameController {
       const copy = el.dataset.copy ? Number(el.dataset.copy) : null;
       if (this.matching(el.dataset.place, el.dataset.name, group, copy).some((a) => a.id === id)) el.classList.add("hinted");
     }
+    revealChoices(this.root); // the hinted card first
   }
 
   /** The player acts: what is still to play back is older than what they acted on. */

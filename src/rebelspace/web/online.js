@@ -33,7 +33,9 @@ export function gameBar(game, msg) {
   resetFor(game.gameId);
   noteTiming(msg);
   const token = msg.seat ? game.tokens[msg.seat] : null;
-  const parts = [clocks(msg), claimPart(game, msg, token)];
+  // While the seat waits, the claim is in the prompt (claimBox); at its own decision, here.
+  const mine = !!(game.actions && game.actions.length);
+  const parts = [clocks(msg), mine ? claimPart(game, msg, token) : null];
   if (msg.over) parts.push(...endParts(game, msg, token));
   else if (token) parts.push(resignPart(game, msg, token));
   // Hot-seat keeps both seats on one screen; other games may go on on another device.
@@ -111,6 +113,12 @@ function clocks(msg) {
   return h("span", { class: "clocks", title: `${Math.round(c.initial_s / 60)} min + ${c.increment_s} s a decision` }, one("rebel"), one("imperial"));
 }
 
+/** The claim against an opponent who is away, for the prompt of a seat that waits (or null). */
+export function claimBox(game, msg) {
+  if (!game || !msg || !msg.seat) return null;
+  return claimPart(game, msg, game.tokens[msg.seat]);
+}
+
 function claimPart(game, msg, token) {
   if (!msg.claim || !token || msg.over) return null;
   if (msg.claim.available_in_ms > 0) {
@@ -168,7 +176,8 @@ export function resultText(result, winner) {
 }
 
 function endParts(game, msg, token) {
-  const parts = [h("span", { class: "result", id: "result" }, resultText(msg.result, msg.winner))];
+  // The result itself is in the status bar's phase line (table.js), in place of the turn's phase.
+  const parts = [];
   const rematch = msg.rematch || { offered_by: null, game_id: null };
   if (rematch.game_id) parts.push(rematchReady(game, rematch.game_id, token));
   else {

@@ -16,15 +16,24 @@ export function phaseLine(view) {
   return `Turn ${view.turn} · ${cap(view.active_player)}'s turn · ${PHASE[view.phase] || view.phase}${step}`;
 }
 
+/** "Draw 1 or 2 cards", from the draws the rules allow now (the legal actions' counts). */
+function drawWords(actions) {
+  const counts = actions.filter((a) => a.kind === "draw").map((a) => a.n).sort((x, y) => x - y);
+  if (!counts.length) return "Draw cards";
+  const most = counts[counts.length - 1];
+  const how = counts.length === 1 ? `${most}` : `${counts.slice(0, -1).join(", ")} or ${most}`;
+  return `Draw ${how} card${most === 1 ? "" : "s"}`;
+}
+
 /** What the seat to move is asked to do, in a sentence or two. */
-export function promptFor(view, actions) {
+export function promptFor(view, actions, rules = null) {
   const has = (kind) => actions.some((a) => a.kind === kind);
   const battle = view.battle;
   switch (view.step) {
     case "draw":
       return {
         title: "Draw cards",
-        detail: `Draw 1 or ${Math.max(...actions.map((a) => a.n || 1))} cards from your deck. Remember: the player whose deck runs out loses.`,
+        detail: `${drawWords(actions)} from your deck. Remember: the player whose deck runs out loses.`,
       };
     case "form groups":
       if (!battle || !battle.groups.length)
@@ -84,7 +93,10 @@ export function promptFor(view, actions) {
     case "discard":
       return {
         title: "Too many cards in hand",
-        detail: `You may keep at most 12 cards: click cards in your hand to discard (${view.you.hand_size} now).`,
+        // The game's own hand limit (the message's rules: `serve --rule hand_limit=6` says 6).
+        detail: rules
+          ? `You may keep at most ${rules.hand_limit} card${rules.hand_limit === 1 ? "" : "s"}: click cards in your hand to discard (${view.you.hand_size} now).`
+          : `You hold more cards than the hand limit: click cards in your hand to discard (${view.you.hand_size} now).`,
       };
     default:
       return { title: "Your decision", detail: "" };

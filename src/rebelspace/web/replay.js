@@ -13,6 +13,8 @@ import { resultText } from "./online.js";
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 const other = (side) => (side === "rebel" ? "imperial" : "rebel");
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** "1 mistake", "2 mistakes", "1 inaccuracy", "3 inaccuracies". */
+export const count = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 const PLAY_MS = 1200; // "play": one step every 1.2 s, slow enough to read the events
 
 const END_REASON = {
@@ -219,7 +221,7 @@ export class ReplayViewer {
     const byPly = new Map(a.decisions.map((d) => [d.ply, d]));
     const worst = a.worst.map((ply) => byPly.get(ply)).filter(Boolean);
     const c = a.counts;
-    const summary = `${cap(side)}: ${a.decisions.length} decisions · ${c.best} best · ${c.good} good · ${c.inaccuracy} inaccuracies · ${c.mistake} mistakes · ${c.blunder} blunders`;
+    const summary = `${cap(side)}: ${count(a.decisions.length, "decision")} · ${c.best} best · ${c.good} good · ${count(c.inaccuracy, "inaccuracy", "inaccuracies")} · ${count(c.mistake, "mistake")} · ${count(c.blunder, "blunder")}`;
     const item = (d) =>
       h(
         "li",

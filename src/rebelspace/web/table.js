@@ -1,11 +1,12 @@
 // Drawing the table from a state message: both sides' zones, the battle, the hand, the prompt
 // with its buttons, the log, and the list of every legal action (the accessible fallback).
 
-import { buttonLabel, placeOf } from "./actions.js";
+import { buttonLabel, menuLabel, placeOf } from "./actions.js";
 import { renderBattle, renderLastAttack } from "./battle.js";
 import { cardBack, cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 import { hintLine } from "./hints.js";
+import { resultText } from "./online.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
@@ -156,50 +157,39 @@ function overEl(msg) {
   );
 }
 
-/** The draw: one choice of how many cards (a radio group) and one button that draws them. */
+/** The draw: one button per number of cards one may draw, the most first in weight (primary). */
 function drawChoice(draws, ui) {
-  const counts = draws.map((a) => a.n).sort((x, y) => x - y);
-  const most = draws.reduce((best, a) => (a.n > best.n ? a : best), draws[0]);
-  const go = h("button", { type: "button", class: "act act-draw primary", "data-action-id": most.id, onclick: (e) => ui.send(Number(e.currentTarget.dataset.actionId)) }, buttonLabel(most));
-  if (draws.length === 1) return [go];
-  const options = draws
-    .slice()
-    .sort((x, y) => x.n - y.n)
-    .map((a) =>
-      h(
-        "label",
-        { class: "draw-option" },
-        h("input", {
-          type: "radio",
-          name: "draw-count",
-          value: String(a.n),
-          checked: a === most ? true : null,
-          onchange: () => {
-            go.dataset.actionId = String(a.id);
-            go.textContent = buttonLabel(a);
-          },
-        }),
-        ` ${a.n}`,
-      ),
-    );
-  return [
-    h("fieldset", { class: "draw-count" }, h("legend", {}, `Cards to draw (${counts.join(" or ")}): more cards in hand, fewer left in your deck`), options),
-    go,
-  ];
+  const sorted = draws.slice().sort((x, y) => x.n - y.n);
+  const most = sorted[sorted.length - 1];
+  return sorted.map((a) =>
+    h(
+      "button",
+      { type: "button", class: ["act", "act-draw", a === most ? "primary" : ""], "data-action-id": a.id, "data-n": a.n, onclick: () => ui.send(a.id) },
+      buttonLabel(a),
+    ),
+  );
 }
+
+/** An only choice in words: a button's label, or what a click on its card would do. */
+const forcedLabel = (action) => (placeOf(action) === "button" ? buttonLabel(action) : menuLabel(action));
 
 function promptEl(msg, actions, ui) {
   const view = msg.view;
   if (msg.over || view.winner || (msg.result && msg.result.reason)) return overEl(msg);
   if (!actions.length) {
+    // An opponent away long enough to be claimed against: the prompt says so, with the claim,
+    // rather than "Please wait" beside a "Claim the win" button.
+    const away = msg.claim && msg.seat ? ui.claim() : null;
+    const title = ui.waitingFriend ? "Waiting for your friend" : away ? "Your opponent is away" : msg.seat ? "Please wait" : "Watching";
     return h(
       "section",
       { class: "prompt waiting", id: "prompt", tabindex: "-1", "aria-live": "polite" },
-      h("h2", {}, ui.waitingFriend ? "Waiting for your friend" : msg.seat ? "Please wait" : "Watching"),
+      h("h2", {}, title),
       h("p", {}, ui.waitingFriend ? "Send them the invite link shown at the top; the game starts when they join." : waitingLine(view, msg.seats)),
+      away,
     );
   }
-  const p = promptFor(view, actions);
+  const p = promptFor(view, actions, msg.rules);
   const buttons = actions.filter((a) => placeOf(a) === "button");
   const draws = buttons.filter((a) => a.kind === "draw");
   const others = buttons.filter((a) => a.kind !== "draw");
@@ -215,7 +205,7 @@ function promptEl(msg, actions, ui) {
       ui.hint ? h("button", { type: "button", class: "hint-button", id: "hint-button", "aria-controls": "hint", "aria-describedby": "hint", onclick: () => ui.hint() }, "Hint") : null,
     ),
     h("p", { class: "detail", tabindex: "0" }, p.detail),
-    forced && forced.auto ? h("p", { class: "forced" }, `Your only choice: "${buttonLabel(forced.action)}". It is made for you in a moment (Settings: confirm it yourself).`) : null,
+    forced && forced.auto ? h("p", { class: "forced" }, `Your only choice: "${forcedLabel(forced.action)}". It is made for you in a moment (Settings: confirm it yourself).`) : null,
     ui.selectedGroup !== null ? h("p", { class: "selection" }, `Group ${ui.selectedGroup} selected: only its choices glow. `, h("button", { type: "button", onclick: () => ui.selectGroup(null) }, "Clear selection")) : null,
     h(
       "div",
@@ -263,9 +253,15 @@ function logEl(msg) {
   );
 }
 
-const HOW_TO = [
+/** "1 or 2", "1 to 3", "2": how many of something, from the least to the most. */
+const countWords = (least, most) => (least === most ? `${least}` : most === least + 1 ? `${least} or ${most}` : `${least} to ${most}`);
+
+/** How to play in short, with this game's numbers (the message's rules options). */
+const howTo = (rules) => [
   "Goal: empty your opponent's deck. Damage from attacks throws cards off the top of a deck; a player who must draw from an empty deck loses.",
-  "Each turn: draw 1 or 2 cards, your inactive units become active, attack with active units, deploy up to 3 points of cards, then play end-phase cards.",
+  rules
+    ? `Each turn: draw ${countWords(rules.draw_min, rules.draw_max)} card${rules.draw_max === 1 ? "" : "s"}, your inactive units become active, attack with active units, deploy up to ${rules.deploy_points} point${rules.deploy_points === 1 ? "" : "s"} of cards, then play end-phase cards and keep at most ${rules.hand_limit} cards in hand.`
+    : "Each turn: draw cards, your inactive units become active, attack with active units, deploy cards, then play end-phase cards.",
   "Battles: a blocked group fights its blockers; the higher value (Ground in a ground battle, Space in a space battle) wins, the loser is destroyed and the loser picks casualties among the winners.",
   "Unblocked groups deal their Damage to the deck, or may target one enemy unit instead.",
 ];
@@ -302,6 +298,15 @@ function settingsEl(ui) {
   );
 }
 
+/** Who won, for the status bar once the game is over: with why, unless the rules ended it
+ * (the prompt's heading and reason tell that). */
+function overLine(msg) {
+  const result = msg.result || null;
+  const winner = (result && result.winner) || msg.winner || msg.view.winner;
+  if (!result || result.reason === "rules") return winner ? `${cap(winner)} won` : "the game is over";
+  return resultText(result, winner);
+}
+
 /** Draw the whole table into `root`. */
 export function renderTable(root, msg, actions, memory, ui) {
   const view = msg.view;
@@ -310,6 +315,8 @@ export function renderTable(root, msg, actions, memory, ui) {
   const oppKind = msg.seats && msg.seats[view.opponent.player] ? msg.seats[view.opponent.player].kind : "human";
   const oppLabel = spectator ? cap(view.opponent.player) : `${oppKind === "computer" ? "Computer" : "Opponent"} (${cap(view.opponent.player)})`;
   const mine = actions.length > 0;
+  // Resigned, out of time or claimed: the view still names the turn's phase, the result says more.
+  const over = !!(msg.over || view.winner || (msg.result && msg.result.reason));
   memory.update(msg);
   // One screen: the opponent on top, the battle between the sides, the player below, and the
   // decision (prompt and hand) docked at the bottom; the log and help in a side column.
@@ -324,8 +331,10 @@ export function renderTable(root, msg, actions, memory, ui) {
   const status = h(
     "div",
     { class: "status", role: "status" },
-    h("span", { class: "phase", id: "phase" }, phaseLine(view)),
-    h("span", { class: mine ? "turn-mine" : "turn-other" }, view.to_move === null ? "Game over" : mine ? "Your decision" : waitingLine(view, msg.seats)),
+    over
+      ? h("span", { class: "phase", id: "phase" }, `Turn ${view.turn} · `, h("span", { class: "result", id: "result" }, overLine(msg)))
+      : h("span", { class: "phase", id: "phase" }, phaseLine(view)),
+    over ? null : h("span", { class: mine ? "turn-mine" : "turn-other" }, mine ? "Your decision" : ui.waitingFriend ? "Waiting for your friend to join…" : waitingLine(view, msg.seats)),
     ui.extraStatus(),
     h("button", { type: "button", class: "side-toggle", id: "side-toggle", "aria-controls": "sidebar", onclick: () => ui.toggleSide() }, "Log & help"),
   );
@@ -336,7 +345,7 @@ export function renderTable(root, msg, actions, memory, ui) {
     allActionsEl(actions, ui),
     logEl(msg),
     settingsEl(ui),
-    h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, HOW_TO.map((t) => h("li", {}, t)))),
+    h("details", { class: "howto" }, h("summary", {}, "How to play"), h("ul", {}, howTo(msg.rules).map((t) => h("li", {}, t)))),
   );
   root.replaceChildren(h("div", { class: ["game-screen", ui.sideOpen ? "side-open" : ""] }, status, table, side));
   // For tests and styling: which version of the game is on screen, and whose move it is.

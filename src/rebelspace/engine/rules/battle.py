@@ -105,11 +105,17 @@ def fight(s: GameState, g: int) -> bool:
 
 def _result(s: GameState, av: int, dv: int) -> BattleResult:
     """R18: the higher battle value wins; a tie as the ``tie`` option says."""
+    return battle_result(av, dv, s.ctx.options.tie)
+
+
+def battle_result(av: int, dv: int, tie: str) -> BattleResult:
+    """R18: the result of a battle at attack value ``av`` against defense value ``dv``, with
+    the ``tie`` rules option; the rules fight with it, and forecasts tell it in words."""
     if av > dv:
         return ATTACKER_WINS
     if dv > av:
         return DEFENDER_WINS
-    return TIE_RESULT[s.ctx.options.tie]
+    return TIE_RESULT[tie]
 
 
 def picker(s: GameState) -> int:
