@@ -44,6 +44,7 @@ log = logging.getLogger("rebelspace.server")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 OUTBOX_LIMIT = 256  # messages queued for one slow client before it is dropped
 IDLE_DAYS = 30.0  # an unfinished game with no activity this long is deleted by the sweep
+OWNER_RETRY = 1.0  # seconds (about) between looks at a computer turn another process owns
 
 
 @dataclass(eq=False)
@@ -148,6 +149,8 @@ class GameServer:
             "connect": TokenBuckets(self.limits.connect),
         }
         self.idle_days = idle_days
+        # Tests: called with (game id, version) for each computer move this process writes.
+        self.decisions: Callable[[str, int], None] | None = None
 
     def check_rate(self, what: str, address: str) -> None:
         """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
@@ -179,6 +182,15 @@ class GameServer:
         session = self.sessions.get(game_id)
         if session is not None:
             session.used = time.monotonic()
+            if self.store.shared:
+                # Another process may have changed it since: one short query, so that every
+                # request sees the latest state, whatever the notifications' delay.
+                stamp = self.store.game_stamp(game_id)
+                if stamp is None:
+                    self._drop(session)
+                    raise not_found(game_id)
+                if stamp != session.stamp():
+                    self.refresh(session)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise not_found(game_id[:80])
@@ -193,6 +205,55 @@ class GameServer:
         self._start_computer(session)  # resumes a computer turn cut off by a restart
         self.arm_timer(session)  # a clock resumes (time while the server was down not charged)
         return session
+
+    def refresh(self, session: Session) -> bool:
+        """Bring the cached game up to date with the database (another process changed it)
+        and push the change to this process's clients; False if it had not changed."""
+        stored = self.store.load_game(session.id)
+        if stored is None:
+            self._drop(session)
+            return False
+        if not session.refresh(stored):
+            return False
+        self.arm_timer(session)
+        self.broadcast(session)
+        self._start_computer(session)
+        return True
+
+    def on_change(self, payload: str) -> None:
+        """A notification from the database: ``"<game id> <version>[ seat]"`` (pgstore.py).
+        Games not held here are none of this process's business; a version already held
+        here is this process's own write coming back."""
+        game_id, _, rest = payload.partition(" ")
+        session = self.sessions.get(game_id)
+        if session is None:
+            return
+        version_text, _, what = rest.partition(" ")
+        try:
+            version = int(version_text)
+        except ValueError:
+            log.warning("a notification not understood: %r", payload[:120])
+            return
+        if version > session.version or (what == "seat" and None in session.token_hashes):
+            self.refresh(session)
+
+    def resume(self) -> None:
+        """After notifications may have been missed (the listening connection broke): check
+        every game held here against the database."""
+        for session in list(self.sessions.values()):
+            try:
+                self.get(session.id)
+            except ServerError:
+                continue  # deleted meanwhile
+
+    def _drop(self, session: Session) -> None:
+        """The game is gone from the database (swept by another process): forget it here."""
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+        if session.timer is not None:
+            session.timer.cancel()
+        for conn in list(session.connections):
+            conn.close()
 
     def load_clocked_games(self) -> None:
         """At start: every game whose clock runs, so its flag falls even if nobody asks."""
@@ -521,6 +582,8 @@ class GameServer:
         await asyncio.sleep(max(0.0, delay))
         session.timer = None
         try:
+            if self.store.shared and self.refresh(session):
+                return  # changed elsewhere (refresh armed the timer again)
             flagged = session.flag_fallen()
             if flagged is not None:
                 self._end(session, 1 - flagged, "time")
@@ -530,6 +593,12 @@ class GameServer:
             if due:
                 session.timer_checked = now
                 self.broadcast(session)  # a claim has just become available
+        except ServerError as e:
+            if e.code == "stale":  # another process ended the game or moved first: its state
+                self.refresh(session)
+            else:
+                log.warning("the timer of game %s was refused: %s", session.id, e.code)
+            return
         except Exception:
             log.exception("the timer of game %s failed", session.id)
             return
@@ -552,34 +621,64 @@ class GameServer:
         task.add_done_callback(self._tasks.discard)
 
     async def _computer_turns(self, session: Session) -> None:
+        """The computer's decisions while it is to move. On a shared database one process at
+        a time owns the game's computer turns (``Store.own_computer``): the others wait and
+        look again every ``OWNER_RETRY`` seconds, so when the owner dies (its lock goes with
+        its connection) one of them takes over. A decision is only written at the version it
+        was computed for, so a move is never made twice."""
         seat = session.computer_seat
-        row = session.row
-        assert seat is not None and row.agent is not None
+        assert seat is not None
+        owned = False
         try:
             while (
                 not session.over
                 and session.state.to_move == seat
                 and self.sessions.get(session.id) is session
             ):
-                version = session.version
-                state = session.state
-                action = await self.computer.decide(
-                    row.agent,
-                    row.rules,
-                    row.cards,
-                    state.view(seat),
-                    state.legal_actions(),
-                    agent_seed(row.seed, session.plies),
-                )
-                if session.version != version:
-                    continue  # an undo or a resign changed the game while the computer thought
-                session.commit(action, seat, self.store)
-                self.broadcast(session)
+                if not owned:
+                    owned = self.store.own_computer(session.id)
+                    if not owned:  # another process thinks: wait, then look again
+                        await asyncio.sleep(OWNER_RETRY * (0.5 + secrets.randbelow(1000) / 1000))
+                    if self.store.shared:
+                        self.refresh(session)  # what the owner did meanwhile
+                    continue
+                await self._computer_move(session, seat)
                 await asyncio.sleep(0)  # an instant agent must still let other games run
         except Exception:
             log.exception("the computer failed in game %s", session.id)
         finally:
             session.computer_running = False
+            if owned:
+                self.store.release_computer(session.id)
+
+    async def _computer_move(self, session: Session, seat: int) -> None:
+        """One decision of the computer, written if the game is still where it was asked."""
+        row = session.row
+        assert row.agent is not None
+        version = session.version
+        state = session.state
+        action = await self.computer.decide(
+            row.agent,
+            row.rules,
+            row.cards,
+            state.view(seat),
+            state.legal_actions(),
+            agent_seed(row.seed, session.plies),
+        )
+        if self.store.shared:
+            self.refresh(session)  # an undo or a resign in another process
+        if session.version != version:
+            return  # an undo or a resign changed the game while the computer thought
+        try:
+            session.commit(action, seat, self.store)
+        except ServerError as e:
+            if e.code != "stale":
+                raise
+            self.refresh(session)  # changed elsewhere between the check and the write
+            return
+        if self.decisions is not None:
+            self.decisions(session.id, version)
+        self.broadcast(session)
 
     # --- connections
 

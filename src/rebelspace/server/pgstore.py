@@ -16,22 +16,26 @@ Schema versions are the SQLite store's numbers (``SCHEMA_VERSION``), kept in a o
 ``schema_version``; ``MIGRATIONS`` take a database from each version to the next, under an
 advisory lock so that processes starting at once migrate it once.
 
-One server process per database, for now, as with SQLite: a process caches its games and is
-not yet told of another's writes, so it holds a session advisory lock (``SERVE_LOCK``) on a
-connection of its own for its life, and a second process refuses to start
-(``DatabaseInUseError``). PostgreSQL drops the lock when that connection ends, so a process
-that dies (kill -9 included) leaves none behind.
+Several server processes may share one database (README, "Several server processes"):
+every write that bumps a game's version also sends ``NOTIFY rebelspace, '<game id> <version>'``
+in its transaction (PostgreSQL delivers it at commit, never for a rolled-back write), as does
+taking a seat, so each process's listener (``notify.py``) refreshes its copy of the game and
+pushes the change to its WebSocket clients. A process's computer turns are owned through
+session advisory locks held on a connection of its own (``own_computer``): PostgreSQL drops
+them when that connection ends, so when a process dies (kill -9 included) another one takes
+its games' computer turns over.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .store import SCHEMA_VERSION, DatabaseInUseError, Store
+from .store import SCHEMA_VERSION, Store
 
 try:
     import psycopg
@@ -42,7 +46,8 @@ except ModuleNotFoundError as e:  # without the server extra: its one-line hint
     raise_missing("rebelspace.server.pgstore", e)
 
 MIGRATE_LOCK = 0x52EB5  # pg_advisory_xact_lock key of schema migrations
-SERVE_LOCK = 0x52EB6  # pg_advisory_lock key held by the one process serving the database
+COMPUTER_LOCKS = 0x52EB7  # pg_try_advisory_lock(COMPUTER_LOCKS, hashtext(game id)): its owner
+CHANNEL = "rebelspace"  # LISTEN/NOTIFY channel of game changes: "<game id> <version>"
 
 # The SQLite tables in PostgreSQL's types: seeds need 64 bits, times are seconds as doubles.
 TABLES = (
@@ -107,19 +112,15 @@ class PgStore(Store):
     """A pool of connections to one PostgreSQL database; calls are serialised by a lock, as
     the SQLite store's (the event loop makes them one at a time anyway)."""
 
+    shared = True  # other processes write it too
+
     def __init__(self, url: str, *, pool_size: int = 2) -> None:
         self.path = url
-        self._lock_fd = None  # the lock is the database's own (SERVE_LOCK), not a file
+        self._lock_fd = None  # no lock file: several processes may serve the database
         self._lock = threading.Lock()
+        # The computer-turn locks live on this connection: they go when the process does.
         self._holder = psycopg.connect(url, autocommit=True)
-        row = self._holder.execute("SELECT pg_try_advisory_lock(%s)", (SERVE_LOCK,)).fetchone()
-        mine = row is not None and bool(row[0])
-        if not mine:
-            self._holder.close()
-            raise DatabaseInUseError(
-                f"{redact(url)} is in use by another server process: a database serves one "
-                "process for now; stop that one or give this one another --db"
-            )
+        self._owned: dict[str, int] = {}  # game id -> times own_computer took it (re-entrant)
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -169,6 +170,69 @@ class PgStore(Store):
             elif version < SCHEMA_VERSION:
                 self._db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
+    def _bump(self, game_id: str, version: int, *sets: str, args: tuple[Any, ...] = ()) -> None:
+        super()._bump(game_id, version, *sets, args=args)
+        self._notify(game_id, version + 1)
+
+    def _notify(self, game_id: str, version: int, extra: str = "") -> None:
+        """Inside the write's transaction: tell every process of the change (at commit)."""
+        self._db.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {version}{extra}"))
+
+    def take_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
+        column = ("token0", "token1")[seat]
+        with self._transaction():
+            row = self._db.execute(
+                f"UPDATE games SET {column} = ?, active = ? WHERE id = ? AND {column} IS NULL"
+                " RETURNING version",
+                (token_hash, time.time(), game_id),
+            ).fetchone()
+            if row is not None:
+                self._notify(game_id, int(row[0]), " seat")
+        return row is not None
+
+    def own_computer(self, game_id: str) -> bool:
+        """A session advisory lock on the game (keyed by its id's hash; a collision only makes
+        two games' computer turns wait for each other): the one process making its computer
+        moves. Locks of one session nest, so each success must be released once."""
+        with self._lock:
+            try:
+                row = self._holder.execute(
+                    "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (COMPUTER_LOCKS, game_id)
+                ).fetchone()
+            except psycopg.OperationalError:  # the connection broke: its locks went with it
+                self._reconnect_holder()
+                return False
+            mine = row is not None and bool(row[0])
+            if mine:
+                self._owned[game_id] = self._owned.get(game_id, 0) + 1
+            return mine
+
+    def release_computer(self, game_id: str) -> None:
+        with self._lock:
+            count = self._owned.get(game_id, 0)
+            if count == 0:
+                return  # lost with a broken connection already
+            if count == 1:
+                del self._owned[game_id]
+            else:
+                self._owned[game_id] = count - 1
+            try:
+                self._holder.execute(
+                    "SELECT pg_advisory_unlock(%s, hashtext(%s))", (COMPUTER_LOCKS, game_id)
+                )
+            except psycopg.OperationalError:
+                self._reconnect_holder()
+
+    def _reconnect_holder(self) -> None:
+        """Under the lock: a fresh holder connection (the locks of the old one are gone, so
+        another process may own those games now; each turn asks again before moving)."""
+        self._owned.clear()
+        with contextlib.suppress(Exception):
+            self._holder.close()
+        # The database may be down: then the next own_computer fails and tries again.
+        with contextlib.suppress(psycopg.OperationalError):
+            self._holder = psycopg.connect(self.path, autocommit=True)
+
     def schema_version(self) -> int:
         with self._reading():
             (version,) = self._db.execute("SELECT version FROM schema_version").fetchone()
@@ -177,7 +241,7 @@ class PgStore(Store):
     def close(self) -> None:
         with self._lock:
             self._pool.close()
-            self._holder.close()  # the serve lock goes with it
+            self._holder.close()  # the computer-turn locks go with it
 
 
 def redact(url: str) -> str:

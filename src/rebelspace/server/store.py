@@ -224,6 +224,11 @@ def _clock_sets(clock_ms: tuple[int, int] | None) -> tuple[str, ...]:
 class Store:
     """One SQLite connection shared by the server's event loop (calls are short and serial)."""
 
+    # Whether other processes may write this database (PostgreSQL): then a cached game is
+    # checked against the database before use and the computer's turns are owned by one
+    # process at a time (manager.py). A SQLite file has one process (its flock), so never.
+    shared = False
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock_fd = lock_database(path)  # DatabaseInUseError: another process has it
@@ -487,6 +492,24 @@ class Store:
         """A finished game's rematch offer (the seat offering; None: withdrawn, declined)."""
         with self._transaction():
             self._bump(game_id, version, "rematch_seat = ?", args=(seat,))
+
+    def game_stamp(self, game_id: str) -> tuple[int, bool, bool] | None:
+        """What tells whether a cached copy of the game is current: its version and which
+        seats are taken (taking a seat does not bump the version); None: no such game."""
+        with self._reading():
+            row = self._db.execute(
+                "SELECT version, token0 IS NOT NULL, token1 IS NOT NULL FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
+
+    def own_computer(self, game_id: str) -> bool:  # noqa: ARG002 (PgStore's uses it)
+        """Take the right to make the game's computer moves (True: this process has it). One
+        process per SQLite file: always."""
+        return True
+
+    def release_computer(self, game_id: str) -> None:  # noqa: ARG002
+        """Give back what ``own_computer`` took."""
 
     def games_of(self, token_hashes: Collection[str]) -> list[MyGame]:
         """The seats the token hashes open, newest activity first."""
