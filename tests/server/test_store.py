@@ -6,7 +6,6 @@ is. Then a whole game over WebSockets on each store, every message checked."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -220,9 +219,8 @@ def test_a_second_server_process_on_postgresql_plays_the_same_game(
         created = HTTP.post(f"{first.url}/api/games", json={"mode": "hotseat", "seed": 3}).json()
         gid = created["game_id"]
         toks = {s["player"]: s["token"] for s in created["seats"]}
-        version = 0
-        for n in range(6):
-            where = (first, second)[n % 2]
+        for version in range(6):
+            where, other = (first, second) if version % 2 == 0 else (second, first)
             msg = HTTP.get(f"{where.url}/api/games/{gid}").json()
             assert msg["version"] == version  # the other process's write, seen here
             seat = msg["view"]["to_move"]
@@ -235,10 +233,9 @@ def test_a_second_server_process_on_postgresql_plays_the_same_game(
                 headers={"Authorization": f"Bearer {toks[seat]}"},
             )
             assert r.status_code == 200, r.text
-            version += 1
-            stale = HTTP.post(
-                f"{(second, first)[n % 2].url}/api/games/{gid}/actions",
-                json={"action": legal[0]["id"], "version": version - 1},
+            stale = HTTP.post(  # the same action again, to the other process
+                f"{other.url}/api/games/{gid}/actions",
+                json={"action": legal[0]["id"], "version": version},
                 headers={"Authorization": f"Bearer {toks[seat]}"},
             )
             assert stale.status_code == 409 and stale.json()["error"] == "stale", stale.text

@@ -312,7 +312,8 @@ def create_app(
     before the win may be claimed; ``now``: the time source of clocks and claims (tests);
     ``replay_unfinished``: replays of unfinished games too (the local server of
     ``rebelspace replay --open``, which holds only the record's game); ``decision_log``
-    (tests only): a file each computer move written is appended to, ``pid game version``."""
+    (tests only): a file each computer move is appended to just before it is written, ``pid
+    game version``."""
     store = open_store(db_path)  # a SQLite file, or a postgresql:// URL
     server = GameServer(
         store,
@@ -379,8 +380,9 @@ def create_app(
 
 
 def _decision_logger(path: str) -> Callable[[str, int], None]:
-    """Appends ``pid game version`` per computer move written (the multi-process tests check
-    that each was made once): one line per write, flushed, so a kill -9 loses none."""
+    """Appends ``pid game version`` per computer move about to be written (the multi-process
+    tests check that each was decided by one process): the file is closed before the write,
+    so every move in the database has its line, even if the process is killed then."""
     pid = os.getpid()
 
     def record(game_id: str, version: int) -> None:

@@ -149,7 +149,7 @@ class GameServer:
             "connect": TokenBuckets(self.limits.connect),
         }
         self.idle_days = idle_days
-        # Tests: called with (game id, version) for each computer move this process writes.
+        # Tests: called with (game id, version) for each computer move about to be written.
         self.decisions: Callable[[str, int], None] | None = None
 
     def check_rate(self, what: str, address: str) -> None:
@@ -669,6 +669,8 @@ class GameServer:
             self.refresh(session)  # an undo or a resign in another process
         if session.version != version:
             return  # an undo or a resign changed the game while the computer thought
+        if self.decisions is not None:
+            self.decisions(session.id, version)
         try:
             session.commit(action, seat, self.store)
         except ServerError as e:
@@ -676,8 +678,6 @@ class GameServer:
                 raise
             self.refresh(session)  # changed elsewhere between the check and the write
             return
-        if self.decisions is not None:
-            self.decisions(session.id, version)
         self.broadcast(session)
 
     # --- connections

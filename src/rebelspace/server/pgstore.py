@@ -152,7 +152,11 @@ class PgStore(Store):
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[None]:
-        with self._connected(transaction=False):
+        """A read-only transaction with one snapshot for all its statements: a game's row and
+        its actions are read as of one moment, never with another process's action between
+        them (which read committed would allow, each statement seeing its own snapshot)."""
+        with self._connected(transaction=True):
+            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield
 
     def _upgrade(self) -> None:
@@ -169,6 +173,16 @@ class PgStore(Store):
                 self._db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             elif version < SCHEMA_VERSION:
                 self._db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def game_stamp(self, game_id: str) -> tuple[int, bool, bool] | None:
+        # One statement (one snapshot anyway): no transaction's three extra round trips on
+        # the query every request makes.
+        with self._connected(transaction=False):
+            row = self._db.execute(
+                "SELECT version, token0 IS NOT NULL, token1 IS NOT NULL FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
 
     def _bump(self, game_id: str, version: int, *sets: str, args: tuple[Any, ...] = ()) -> None:
         super()._bump(game_id, version, *sets, args=args)

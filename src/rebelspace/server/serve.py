@@ -105,7 +105,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     # Tests only: answer each action's REST request this many seconds after the WebSocket push.
     p.add_argument("--test-answer-delay", type=float, default=0.0, help=argparse.SUPPRESS)
-    # Tests only: append "pid game version" to this file for each computer move written.
+    # Tests only: append "pid game version" to this file before each computer move is written.
     p.add_argument("--test-decision-log", default=None, help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_serve)
 
