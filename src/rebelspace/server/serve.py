@@ -191,7 +191,11 @@ def add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "REST answer).",
     )
     p.add_argument(
-        "--url", default="http://127.0.0.1:8000", help="the server (default: %(default)s)"
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the server (default: %(default)s), or several processes on one PostgreSQL "
+        "database, comma separated: each game's seats then talk to different processes, and "
+        "the cross-process update latency is printed",
     )
     p.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
     p.add_argument(
