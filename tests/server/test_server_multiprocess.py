@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,6 @@ from websockets.asyncio.client import ClientConnection
 from tests.server import postgres
 from tests.server.server_helpers import check_state_message, expected_events
 from tests.server.server_process import ServerProcess
-
-pytestmark = pytest.mark.slow
 
 QUIET = 120.0  # seconds a client may hear nothing before the test fails (a loaded machine)
 KILL_AFTER = 60  # acknowledged actions over all games before one process is killed
@@ -218,6 +217,7 @@ def create_games(procs: list[ServerProcess]) -> list[Client]:
     return clients
 
 
+@pytest.mark.slow
 def test_three_processes_on_postgresql_lose_nothing_when_one_is_killed(
     pg_cluster: postgres.Cluster, tmp_path: Path
 ) -> None:
@@ -356,3 +356,45 @@ def check_computer_moves(
     moves, missing, twice = count_computer_moves(clients, stored, decisions, killed)
     assert not missing and not twice, (missing, twice)
     assert moves > 10
+
+
+def test_a_claim_counts_the_opponent_connected_to_another_process(
+    pg_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    """Presence is shared: with the Rebel's WebSocket open on process A, the Imperial on
+    process B sees the Rebel connected and cannot claim the win, however long it waits; once
+    A is killed, the claim becomes available on B (claim_after after A's last heartbeat)."""
+    from websockets.sync.client import connect
+
+    url = pg_cluster.new_database()
+    extra = ["--claim-after", "1"]
+    a = ServerProcess(url, tmp_path / "a.log", extra)
+    b = ServerProcess(url, tmp_path / "b.log", extra)
+    http = httpx.Client(timeout=60)
+    with a, b:
+        created = http.post(f"{a.url}/api/games", json={"mode": "online"}).json()
+        gid = created["game_id"]
+        rebel = created["seats"][0]["token"]
+        code = created["invite"].rsplit("/", 1)[1]
+        imperial = http.post(f"{b.url}/api/games/{gid}/join", json={"invite": code}).json()
+        bearer = {"Authorization": f"Bearer {imperial['token']}"}
+        with connect(a.url.replace("http://", "ws://") + f"/api/games/{gid}/ws") as ws:
+            ws.send(json.dumps({"type": "auth", "token": rebel}))
+            for _ in range(600):  # the news of the connection reaches B
+                msg = http.get(f"{b.url}/api/games/{gid}", headers=bearer).json()
+                if msg["seats"]["rebel"]["connected"]:
+                    break
+                time.sleep(0.1)
+            assert msg["seats"]["rebel"]["connected"] and msg["claim"] is None, msg
+            time.sleep(2)  # longer than --claim-after: only presence elsewhere stops the claim now
+            r = http.post(f"{b.url}/api/games/{gid}/claim", json={}, headers=bearer)
+            assert r.status_code == 409 and r.json()["error"] == "conflict", r.text
+            a.kill()
+            for _ in range(1200):
+                r = http.post(f"{b.url}/api/games/{gid}/claim", json={}, headers=bearer)
+                if r.status_code == 200:
+                    break
+                time.sleep(0.1)
+            assert r.status_code == 200, r.text
+            assert r.json()["result"] == {"winner": "imperial", "reason": "abandoned"}
+    http.close()

@@ -342,10 +342,12 @@ def create_app(
             await asyncio.wait_for(ready.wait(), 60)
         server.load_clocked_games()  # their clocks run (and flags fall) with nobody asking
         sweeper = asyncio.create_task(_sweeps(server, sweep_every))
+        beats = asyncio.create_task(server.heartbeats()) if store.shared else None
         yield
         sweeper.cancel()
-        if listener is not None:
-            listener.cancel()
+        for task in (listener, beats):
+            if task is not None:
+                task.cancel()
         await server.close()
         store.close()
 

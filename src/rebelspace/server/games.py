@@ -176,6 +176,10 @@ class Session:
         self.clock_since = loaded  # when the running clock last had clock_ms[running] left
         self.rematch_seat, self.rematch_id = stored.rematch
         self.gone_since = [loaded, loaded]  # per seat: since when it has had no connection
+        # Several processes (PostgreSQL): per seat, whether it is connected to another process
+        # and when it was last seen there (this time source's time); None: not known there.
+        self.elsewhere: list[tuple[bool, float] | None] = [None, None]
+        self.on_seen: Callable[[int], None] | None = None  # the manager's: a seat's request
         self.timer: Any = None  # the manager's asyncio task for flag fall and claim pushes
         self.timer_checked = loaded  # deadlines up to this time have been acted on
 
@@ -294,6 +298,8 @@ class Session:
         # plays by REST (no WebSocket) is never claimable while acting; the claim's wait
         # counts from the seat's last request or connection.
         self.gone_since[seat] = max(self.gone_since[seat], self.now())
+        if self.on_seen is not None:
+            self.on_seen(seat)  # other processes count it too
         return seat
 
     def require_seat(self, token: str | None) -> int:
@@ -306,9 +312,19 @@ class Session:
         return seat
 
     def connected(self, seat: int) -> bool:
+        """Whether the seat is here: the computer's, or connected to this or another process."""
         if seat == self.computer_seat:
             return True
+        there = self.elsewhere[seat]
+        return self.connected_here(seat) or (there is not None and there[0])
+
+    def connected_here(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
+
+    def gone_at(self, seat: int) -> float:
+        """Since when the seat has been neither connected nor making requests, anywhere."""
+        there = self.elsewhere[seat]
+        return self.gone_since[seat] if there is None else max(self.gone_since[seat], there[1])
 
     # --- actions
 
@@ -468,7 +484,7 @@ class Session:
             return None
         if self.token_hashes[other] is None or self.connected(other):
             return None
-        wait = self.claim_after - (self.now() - self.gone_since[other])
+        wait = self.claim_after - (self.now() - self.gone_at(other))
         return max(0, math.ceil(wait * 1000))
 
     # --- undo

@@ -44,6 +44,8 @@ log = logging.getLogger("rebelspace.server")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 OUTBOX_LIMIT = 256  # messages queued for one slow client before it is dropped
 IDLE_DAYS = 30.0  # an unfinished game with no activity this long is deleted by the sweep
+SEEN_EVERY = 1.0  # seconds: a seat's requests are written for the other processes this often
+HEARTBEAT = 5.0  # seconds (at most) between presence heartbeats with several processes
 OWNER_RETRY = 1.0  # seconds (about) between looks at a computer turn another process owns
 
 
@@ -149,6 +151,7 @@ class GameServer:
             "connect": TokenBuckets(self.limits.connect),
         }
         self.idle_days = idle_days
+        self._seen_at: dict[tuple[str, int], float] = {}  # (game, seat): presence written
         # Tests: called with (game id, version) for each computer move about to be written.
         self.decisions: Callable[[str, int], None] | None = None
 
@@ -202,6 +205,9 @@ class GameServer:
         session = Session(loaded, self.now, self.claim_after)
         session.used = time.monotonic()
         self.sessions[game_id] = session
+        if self.store.shared:  # other processes' clients count for claims and "connected"
+            session.on_seen = lambda seat: self._seen(session, seat)
+            self.load_presence([session])
         self._start_computer(session)  # resumes a computer turn cut off by a restart
         self.arm_timer(session)  # a clock resumes (time while the server was down not charged)
         return session
@@ -234,8 +240,71 @@ class GameServer:
         except ValueError:
             log.warning("a notification not understood: %r", payload[:120])
             return
-        if version > session.version or (what == "seat" and None in session.token_hashes):
+        if what == "presence":
+            self.load_presence([session])
+        elif version > session.version or (what == "seat" and None in session.token_hashes):
             self.refresh(session)
+
+    # --- presence across processes (PostgreSQL): claims and "connected" count every one
+
+    def _seen(self, session: Session, seat: int) -> None:
+        """A request of the seat: written for the other processes at most every SEEN_EVERY
+        seconds (their claims wait claim_after from the last one)."""
+        key = (session.id, seat)
+        now = time.monotonic()
+        if now - self._seen_at.get(key, -math.inf) < SEEN_EVERY:
+            return
+        self._seen_at[key] = now
+        self.store.set_presence([(session.id, seat, session.connected_here(seat))], notify=False)
+
+    def _presence_here(self, session: Session, seat: int) -> None:
+        """The seat's first connection here opened, or its last closed: the others are told."""
+        self._seen_at[(session.id, seat)] = time.monotonic()
+        self.store.set_presence([(session.id, seat, session.connected_here(seat))], notify=True)
+
+    def load_presence(self, sessions: list[Session]) -> None:
+        """What the other processes know of these games' seats; a change of who is connected
+        is pushed, and the claim timers follow the latest times seen."""
+        if not sessions:
+            return
+        found = self.store.presence_of([s.id for s in sessions])
+        wall, now = time.time(), self.now()
+        for session in sessions:
+            seats = found.get(session.id, {})
+            before = [session.connected(p) for p in (0, 1)]
+            session.elsewhere = [
+                None if p not in seats else (seats[p][0], now - (wall - seats[p][1]))
+                for p in (0, 1)
+            ]
+            after = [session.connected(p) for p in (0, 1)]
+            for p in (0, 1):
+                if after[p] != before[p] and p != session.computer_seat:
+                    self.send_to(session, 1 - p, {"type": "opponent", "connected": after[p]})
+            if after != before:
+                self.broadcast(session)
+            if session.mode == "online" and not session.over:
+                self.arm_timer(session)
+
+    async def heartbeats(self) -> None:
+        """Forever (several processes): every HEARTBEAT seconds or sooner, the seats connected
+        here are written as seen now (so when this process dies the others know since when
+        they have been gone), and the other processes' presence in the online games held
+        here is read again (a process that died tells nobody)."""
+        every = max(0.2, min(HEARTBEAT, self.claim_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                here = [
+                    (s.id, p, True)
+                    for s in self.sessions.values()
+                    for p in (0, 1)
+                    if p != s.computer_seat and s.connected_here(p)
+                ]
+                self.store.set_presence(here, notify=False)
+                online = [s for s in self.sessions.values() if s.mode == "online" and not s.over]
+                self.load_presence(online)
+            except Exception as e:  # the database is away: the next beat tries again
+                log.warning("the presence heartbeat failed: %s", type(e).__name__)
 
     def resume(self) -> None:
         """After notifications may have been missed (the listening connection broke): check
@@ -415,6 +484,8 @@ class GameServer:
         """The seat claims the win against an opponent gone for ``claim_after`` seconds."""
         if version is not None:
             session.check_version(version)
+        if self.store.shared:
+            self.load_presence([session])  # the opponent may be connected to another process
         wait = session.claim_in_ms(seat)
         if wait is None:
             raise ServerError(
@@ -573,7 +644,7 @@ class GameServer:
     def _claim_times(session: Session) -> list[float]:
         """When each pending claim becomes (or became) available, in the time source's time."""
         return [
-            session.gone_since[1 - seat] + session.claim_after
+            session.gone_at(1 - seat) + session.claim_after
             for seat in (0, 1)
             if session.claim_in_ms(seat) is not None
         ]
@@ -711,7 +782,10 @@ class GameServer:
     def _join(self, session: Session, conn: Connection) -> None:
         seat = conn.seat
         was = seat is not None and session.connected(seat)
+        here = seat is not None and session.connected_here(seat)
         session.connections.add(conn)
+        if seat is not None and not here and self.store.shared:
+            self._presence_here(session, seat)
         self._push(session, conn, {})
         if seat is not None and not was:
             self.send_to(session, 1 - seat, {"type": "opponent", "connected": True})
@@ -720,6 +794,11 @@ class GameServer:
     def disconnect(self, session: Session, conn: Connection) -> None:
         session.connections.discard(conn)
         seat = conn.seat
+        if seat is not None and self.store.shared and not session.connected_here(seat):
+            try:
+                self._presence_here(session, seat)
+            except Exception as e:  # the heartbeat stops counting it here anyway
+                log.warning("presence of game %s not written: %s", session.id, type(e).__name__)
         if seat is not None and not session.connected(seat):
             session.gone_since[seat] = self.now()
             self.arm_timer(session)  # the other seat's claim becomes available later

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -93,6 +93,18 @@ TABLES = (
     "CREATE INDEX games_token1 ON games (token1)",
 )
 
+# Which process has each seat of a game connected or saw its last request (several processes:
+# claims and the ``connected`` flags count every process's). ``backend`` is the process's
+# holder connection (pg_backend_pid): a row whose backend is gone is a dead process's.
+PRESENCE = """CREATE TABLE IF NOT EXISTS presence (
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    backend INTEGER NOT NULL,
+    connected BOOLEAN NOT NULL,      -- a WebSocket of the seat open in that process
+    seen DOUBLE PRECISION NOT NULL,  -- time.time() of the seat's last request or heartbeat there
+    PRIMARY KEY (game_id, seat, backend)
+)"""
+
 # version -> the statements that bring a database at the version before it up to it. The first
 # PostgreSQL schema is SQLite's version 3; a later change adds its step here and in store.py.
 MIGRATIONS: dict[int, tuple[str, ...]] = {SCHEMA_VERSION: TABLES}
@@ -120,6 +132,7 @@ class PgStore(Store):
         self._lock = threading.Lock()
         # The computer-turn locks live on this connection: they go when the process does.
         self._holder = psycopg.connect(url, autocommit=True)
+        self.backend = self._backend_pid()
         self._owned: dict[str, int] = {}  # game id -> times own_computer took it (re-entrant)
         self._pool = ConnectionPool(
             url,
@@ -173,6 +186,8 @@ class PgStore(Store):
                 self._db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             elif version < SCHEMA_VERSION:
                 self._db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+            # PostgreSQL's alone (SQLite has one process), so outside the shared versions.
+            self._db.execute(PRESENCE)
 
     def game_stamp(self, game_id: str) -> tuple[int, bool, bool] | None:
         # One statement (one snapshot anyway): no transaction's three extra round trips on
@@ -203,6 +218,58 @@ class PgStore(Store):
             if row is not None:
                 self._notify(game_id, int(row[0]), " seat")
         return row is not None
+
+    def _backend_pid(self) -> int:
+        row = self._holder.execute("SELECT pg_backend_pid()").fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def set_presence(self, entries: list[tuple[str, int, bool]], *, notify: bool) -> None:
+        """This process's presence of seats: (game id, seat, connected here), seen now; with
+        ``notify``, the other processes holding those games are told (a connection opened or
+        closed), else they read it when they need it (a claim, their heartbeat)."""
+        if not entries:
+            return
+        games, seats, connected = (list(column) for column in zip(*entries, strict=True))
+        with self._transaction():
+            # One statement for all (a heartbeat may carry hundreds of seats).
+            self._db.execute(
+                "INSERT INTO presence (game_id, seat, backend, connected, seen)"
+                " SELECT g, s, ?, c, ? FROM unnest(?::text[], ?::int[], ?::bool[]) AS t(g, s, c)"
+                " ON CONFLICT (game_id, seat, backend)"
+                " DO UPDATE SET connected = EXCLUDED.connected, seen = EXCLUDED.seen",
+                (self.backend, time.time(), games, seats, connected),
+            )
+            for game_id in sorted(set(games)) if notify else ():
+                self._notify(game_id, 0, " presence")
+
+    def presence_of(self, game_ids: list[str]) -> dict[str, dict[int, tuple[bool, float]]]:
+        """The seats' presence in the other live processes: game id -> seat -> (connected in
+        one of them, last seen in any, time.time()). A dead process's rows say when it last
+        saw the seat (its heartbeat), never that it is connected."""
+        if not game_ids:
+            return {}
+        with self._connected(transaction=False):
+            rows = self._db.execute(
+                "SELECT p.game_id, p.seat, bool_or(p.connected AND a.pid IS NOT NULL),"
+                " max(p.seen) FROM presence p LEFT JOIN pg_stat_activity a ON a.pid = p.backend"
+                " WHERE p.game_id = ANY(?) AND p.backend <> ? GROUP BY p.game_id, p.seat",
+                (list(game_ids), self.backend),
+            ).fetchall()
+        out: dict[str, dict[int, tuple[bool, float]]] = {}
+        for game_id, seat, connected, seen in rows:
+            out.setdefault(game_id, {})[int(seat)] = (bool(connected), float(seen))
+        return out
+
+    def sweep(self, idle_before: float, keep: Collection[str] = ()) -> list[str]:
+        deleted = super().sweep(idle_before, keep)
+        with self._transaction():  # dead processes' presence rows once they are that old
+            self._db.execute(
+                "DELETE FROM presence p WHERE p.seen < ? AND NOT EXISTS"
+                " (SELECT 1 FROM pg_stat_activity a WHERE a.pid = p.backend)",
+                (idle_before,),
+            )
+        return deleted
 
     def own_computer(self, game_id: str) -> bool:
         """A session advisory lock on the game (keyed by its id's hash; a collision only makes
@@ -246,6 +313,7 @@ class PgStore(Store):
         # The database may be down: then the next own_computer fails and tries again.
         with contextlib.suppress(psycopg.OperationalError):
             self._holder = psycopg.connect(self.path, autocommit=True)
+            self.backend = self._backend_pid()  # the heartbeat writes the seats under it
 
     def schema_version(self) -> int:
         with self._reading():

@@ -511,6 +511,13 @@ class Store:
     def release_computer(self, game_id: str) -> None:  # noqa: ARG002
         """Give back what ``own_computer`` took."""
 
+    def set_presence(self, entries: list[tuple[str, int, bool]], *, notify: bool) -> None:
+        """Seats' presence for other processes (PostgreSQL); one process per SQLite file."""
+
+    def presence_of(self, game_ids: list[str]) -> dict[str, dict[int, tuple[bool, float]]]:  # noqa: ARG002
+        """Seats' presence in other processes: none with SQLite."""
+        return {}
+
     def games_of(self, token_hashes: Collection[str]) -> list[MyGame]:
         """The seats the token hashes open, newest activity first."""
         hashes = sorted(set(token_hashes))
