@@ -188,12 +188,9 @@ class GameServer:
             if self.store.shared:
                 # Another process may have changed it since: one short query, so that every
                 # request sees the latest state, whatever the notifications' delay.
-                stamp = self.store.game_stamp(game_id)
-                if stamp is None:
-                    self._drop(session)
+                self.catch_up(session)
+                if self.sessions.get(game_id) is not session:
                     raise not_found(game_id)
-                if stamp != session.stamp():
-                    self.refresh(session)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise not_found(game_id[:80])
@@ -211,6 +208,14 @@ class GameServer:
         self._start_computer(session)  # resumes a computer turn cut off by a restart
         self.arm_timer(session)  # a clock resumes (time while the server was down not charged)
         return session
+
+    def catch_up(self, session: Session) -> bool:
+        """``refresh`` if the database's copy differs (its stamp: one short query)."""
+        stamp = self.store.game_stamp(session.id)
+        if stamp is None:
+            self._drop(session)
+            return False
+        return stamp != session.stamp() and self.refresh(session)
 
     def refresh(self, session: Session) -> bool:
         """Bring the cached game up to date with the database (another process changed it)
@@ -653,7 +658,7 @@ class GameServer:
         await asyncio.sleep(max(0.0, delay))
         session.timer = None
         try:
-            if self.store.shared and self.refresh(session):
+            if self.store.shared and self.catch_up(session):
                 return  # changed elsewhere (refresh armed the timer again)
             flagged = session.flag_fallen()
             if flagged is not None:
@@ -711,7 +716,7 @@ class GameServer:
                     if not owned:  # another process thinks: wait, then look again
                         await asyncio.sleep(OWNER_RETRY * (0.5 + secrets.randbelow(1000) / 1000))
                     if self.store.shared:
-                        self.refresh(session)  # what the owner did meanwhile
+                        self.catch_up(session)  # what the owner did meanwhile
                     continue
                 await self._computer_move(session, seat)
                 await asyncio.sleep(0)  # an instant agent must still let other games run
@@ -737,7 +742,7 @@ class GameServer:
             agent_seed(row.seed, session.plies),
         )
         if self.store.shared:
-            self.refresh(session)  # an undo or a resign in another process
+            self.catch_up(session)  # an undo or a resign in another process
         if session.version != version:
             return  # an undo or a resign changed the game while the computer thought
         if self.decisions is not None:
