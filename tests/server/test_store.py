@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from rebelspace.engine import to_record
 from rebelspace.server.app import create_app
 from rebelspace.server.store import (
     SCHEMA_VERSION,
@@ -21,7 +22,15 @@ from rebelspace.server.store import (
     open_store,
 )
 from tests.server import postgres
-from tests.server.server_helpers import check_state_message, create, states_by_version, tokens
+from tests.server.server_helpers import (
+    act,
+    auth,
+    check_state_message,
+    create,
+    expected_events,
+    states_by_version,
+    tokens,
+)
 from tests.server.server_process import HTTP, ServerProcess
 from tests.server.ws_helpers import play_over_websockets
 
@@ -245,3 +254,39 @@ def test_a_second_server_process_on_postgresql_plays_the_same_game(
     finally:
         first.stop()
         second.stop()
+
+
+def test_an_undo_in_one_process_cuts_the_stream_a_client_of_another_holds(
+    pg_cluster: postgres.Cluster,
+) -> None:
+    """Two servers on one PostgreSQL database (two apps in this process, each with its own
+    store and listener): a hot-seat game played on A, its undo asked on A and accepted on B.
+    A client of A holding the stream from before the undo reads it again on A: A catches up
+    (its copy is stale) and tells the client to drop what was taken back, nothing more."""
+    url = pg_cluster.new_database()
+    with TestClient(create_app(url)) as a, TestClient(create_app(url)) as b:
+        created = create(a, mode="hotseat", seed=4)
+        gid, toks = created["game_id"], tokens(created)
+        rebel, imperial = toks["rebel"], toks["imperial"]
+        act(a, gid, rebel, "draw 2")
+        held = act(a, gid, rebel, "done deploying")  # the client holds all of the events
+        asked = a.post(f"/api/games/{gid}/undo", headers=auth(rebel), json={})
+        assert asked.status_code == 200, asked.text
+        answered = b.post(
+            f"/api/games/{gid}/undo/answer",
+            headers=auth(imperial),
+            json={"accept": True, "version": asked.json()["version"]},  # B had the request
+        )
+        assert answered.status_code == 200, answered.text
+        since = f"since={len(held['events'])}&since_version={held['version']}"
+        msg = a.get(f"/api/games/{gid}?{since}", headers=auth(rebel)).json()
+        assert msg["plies"] == 1 and msg["version"] == answered.json()["version"]
+        session = a.app.state.server.sessions[gid]  # type: ignore[attr-defined]
+        games = states_by_version(to_record(session.state))
+        check_state_message(msg, games)
+        kept = held["events"][: msg["events_from"]] + msg["events"]
+        assert kept == expected_events(games[1], "rebel")
+        # A took the undo made on B as a cut: a client holding more than the kept plies'
+        # events is told where to cut (events_from), as after an undo of its own.
+        assert [at for at, _ in session.cuts] == [msg["version"]]
+        assert msg["events_from"] <= len(expected_events(games[1], "rebel"))

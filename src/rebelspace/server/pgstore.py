@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .store import SCHEMA_VERSION, Store
+from .store import SCHEMA_VERSION, Store, StoredGame
 
 try:
     import psycopg
@@ -165,11 +165,8 @@ class PgStore(Store):
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[None]:
-        """A read-only transaction with one snapshot for all its statements: a game's row and
-        its actions are read as of one moment, never with another process's action between
-        them (which read committed would allow, each statement seeing its own snapshot)."""
-        with self._connected(transaction=True):
-            self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        """Reads of one statement each (load_game is one), so no transaction is needed."""
+        with self._connected(transaction=False):
             yield
 
     def _upgrade(self) -> None:
@@ -189,19 +186,27 @@ class PgStore(Store):
             # PostgreSQL's alone (SQLite has one process), so outside the shared versions.
             self._db.execute(PRESENCE)
 
-    def game_stamp(self, game_id: str) -> tuple[int, bool, bool] | None:
-        # One statement (one snapshot anyway): no transaction's three extra round trips on
-        # the query every request makes.
+    # The bump tells every process in the same statement (no round trip of its own): the
+    # notification goes at commit, with the version written.
+    _bumped = f" RETURNING pg_notify('{CHANNEL}', id || ' ' || version)"
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """One statement, so one snapshot: never a row and actions torn apart by another
+        process's write between two reads (read committed gives each statement its own)."""
         with self._connected(transaction=False):
             row = self._db.execute(
-                "SELECT version, token0 IS NOT NULL, token1 IS NOT NULL FROM games WHERE id = ?",
+                "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
+                " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
+                " g.undo_seat, g.undo_keep, g.reason, g.clock_initial, g.clock_increment,"
+                " g.clock0_ms, g.clock1_ms, g.rematch_seat, g.rematch_id,"
+                " ARRAY(SELECT a.action FROM actions a WHERE a.game_id = g.id ORDER BY a.ply),"
+                " ARRAY(SELECT a.seat FROM actions a WHERE a.game_id = g.id ORDER BY a.ply)"
+                " FROM games g JOIN cardlists c ON c.hash = g.cards WHERE g.id = ?",
                 (game_id,),
             ).fetchone()
-        return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
-
-    def _bump(self, game_id: str, version: int, *sets: str, args: tuple[Any, ...] = ()) -> None:
-        super()._bump(game_id, version, *sets, args=args)
-        self._notify(game_id, version + 1)
+        if row is None:
+            return None
+        return self._stored(row, list(zip(row[22], row[23], strict=True)))
 
     def _notify(self, game_id: str, version: int, extra: str = "") -> None:
         """Inside the write's transaction: tell every process of the change (at commit)."""

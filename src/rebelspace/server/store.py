@@ -228,6 +228,7 @@ class Store:
     # checked against the database before use and the computer's turns are owned by one
     # process at a time (manager.py). A SQLite file has one process (its flock), so never.
     shared = False
+    _bumped = ""  # what a version bump's UPDATE also does (PostgreSQL: tell the others)
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -386,6 +387,11 @@ class Store:
             actions = self._db.execute(
                 "SELECT action, seat FROM actions WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
+        return self._stored(row, [(a, s) for a, s in actions])
+
+    @staticmethod
+    def _stored(row: Any, actions: list[tuple[int, int]]) -> StoredGame:
+        """A game from its row (load_game's columns) and its actions."""
         game = GameRow(
             id=row[0],
             mode=row[1],
@@ -403,7 +409,7 @@ class Store:
         undo = None if row[13] is None else (int(row[13]), int(row[14]))
         return StoredGame(
             game,
-            [(a, s) for a, s in actions],
+            actions,
             int(row[12]),
             undo,
             reason=row[15],
@@ -415,7 +421,7 @@ class Store:
         """Inside a transaction: version + 1 if the game is at ``version``, else refuse."""
         assignments = ", ".join(("version = version + 1", "active = ?", *sets))
         cur = self._db.execute(
-            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?{self._bumped}",
             (time.time(), *args, game_id, version),
         )
         if cur.rowcount != 1:
