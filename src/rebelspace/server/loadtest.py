@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 STALL_SECONDS = 30.0
+KEEP_ALIVE = 20.0  # seconds idle before a new connection (serve keeps one open 30 s)
 
 
 @dataclass
@@ -83,10 +84,13 @@ class Http:
         self.host, self.port = host, port
         self.source = source  # the local address to connect from (None: the system's choice)
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._used = 0.0  # perf_counter() of the last answer
 
     async def request(
         self, method: str, path: str, body: object = None, token: str | None = None
     ) -> tuple[int, bytes]:
+        if self._streams is not None and time.perf_counter() - self._used > KEEP_ALIVE:
+            self.close()  # the server closes an idle keep-alive connection: don't race it
         if self._streams is None:
             self._streams = await asyncio.wait_for(
                 asyncio.open_connection(
@@ -110,9 +114,14 @@ class Http:
         except BaseException:
             self.close()
             raise
+        finally:
+            self._used = time.perf_counter()
 
     async def _response(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
-        status = int((await reader.readline()).split()[1])
+        first = (await reader.readline()).split()
+        if len(first) < 2:
+            raise ConnectionError("the server closed the connection without an answer")
+        status = int(first[1])
         length, chunked, close = 0, False, False
         while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")

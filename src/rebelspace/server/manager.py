@@ -245,6 +245,8 @@ class GameServer:
         except ValueError:
             log.warning("a notification not understood: %r", payload[:120])
             return
+        if not session.connections and not session.computer_running and session.timer is None:
+            return  # nobody here to tell: the next request for it catches up (get)
         if what == "presence":
             self.load_presence([session])
         elif version > session.version or (what == "seat" and None in session.token_hashes):
