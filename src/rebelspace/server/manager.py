@@ -220,7 +220,7 @@ class GameServer:
     def refresh(self, session: Session) -> bool:
         """Bring the cached game up to date with the database (another process changed it)
         and push the change to this process's clients; False if it had not changed."""
-        stored = self.store.load_game(session.id)
+        stored = self.store.load_game(session.id, cards=session.row.cards)
         if stored is None:
             self._drop(session)
             return False

@@ -190,22 +190,27 @@ class PgStore(Store):
     # notification goes at commit, with the version written.
     _bumped = f" RETURNING pg_notify('{CHANNEL}', id || ' ' || version)"
 
-    def load_game(self, game_id: str) -> StoredGame | None:
+    def load_game(self, game_id: str, cards: str | None = None) -> StoredGame | None:
         """One statement, so one snapshot: never a row and actions torn apart by another
-        process's write between two reads (read committed gives each statement its own)."""
+        process's write between two reads (read committed gives each statement its own).
+        ``cards``: the game's card list, already known (a refresh): not read again."""
+        join = "" if cards is not None else " JOIN cardlists c ON c.hash = g.cards"
         with self._connected(transaction=False):
             row = self._db.execute(
-                "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
+                "SELECT g.id, g.mode, g.seed, g.rules,"
+                f" {'NULL' if cards is not None else 'c.cards'}, g.agent, g.computer_seat,"
                 " g.creator_seat, g.invite, g.token0, g.token1, g.winner, g.version,"
                 " g.undo_seat, g.undo_keep, g.reason, g.clock_initial, g.clock_increment,"
                 " g.clock0_ms, g.clock1_ms, g.rematch_seat, g.rematch_id,"
                 " ARRAY(SELECT a.action FROM actions a WHERE a.game_id = g.id ORDER BY a.ply),"
                 " ARRAY(SELECT a.seat FROM actions a WHERE a.game_id = g.id ORDER BY a.ply)"
-                " FROM games g JOIN cardlists c ON c.hash = g.cards WHERE g.id = ?",
+                f" FROM games g{join} WHERE g.id = ?",
                 (game_id,),
             ).fetchone()
         if row is None:
             return None
+        if cards is not None:  # a game's card list never changes
+            row = (*row[:4], cards, *row[5:])
         return self._stored(row, list(zip(row[22], row[23], strict=True)))
 
     def _notify(self, game_id: str, version: int, extra: str = "") -> None:

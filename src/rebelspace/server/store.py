@@ -371,8 +371,8 @@ class Store:
                 ),
             )
 
-    def load_game(self, game_id: str) -> StoredGame | None:
-        """The game as stored, or None."""
+    def load_game(self, game_id: str, cards: str | None = None) -> StoredGame | None:  # noqa: ARG002
+        """The game as stored, or None (``cards``: PgStore's, the card list known already)."""
         with self._reading():
             row = self._db.execute(
                 "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
