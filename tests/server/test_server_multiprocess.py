@@ -310,13 +310,17 @@ def check_streams(clients: list[Client], stored: dict[str, dict[str, Any]]) -> N
     card: the view and the events recomputed from the game), and together every event of its
     seat's stream, in order, none missing (held == the stream at the last message's ply)."""
     games = {gid: game_states(g) for gid, g in stored.items()}
+    streams = {  # each seat's whole stream, converted once (no undo: each ply's is a prefix)
+        gid: {seat: expected_events(states[-1], seat) for seat in ("rebel", "imperial", None)}
+        for gid, states in games.items()
+    }
     for c in clients:
         states = games[c.game_id]
         assert c.messages, c.name
         plies = [m["plies"] for m in c.messages]
         assert plies == sorted(plies), c.name  # in order
         for msg in c.messages + c.before_auth:
-            check_state_message(msg, states)
+            check_state_message(msg, states, streams[c.game_id])
         last = c.messages[-1]
         assert c.held == expected_events(states[last["plies"]], c.seat), c.name
 
