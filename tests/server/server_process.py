@@ -16,7 +16,7 @@ import httpx
 
 # One client for all requests: a new httpx client per request costs ~20 ms (TLS setup).
 HTTP = httpx.Client(timeout=10)
-START_TIMEOUT = 30.0  # seconds for the server to answer; generous on a busy 2-core machine
+START_TIMEOUT = 90.0  # seconds for the server to answer; generous on a busy 2-core machine (nice)
 
 
 def free_port() -> int:

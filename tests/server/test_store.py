@@ -6,13 +6,13 @@ is. Then a whole game over WebSockets on each store, every message checked."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from rebelspace.engine import to_record
 from rebelspace.server.app import create_app
 from rebelspace.server.store import (
     SCHEMA_VERSION,
@@ -22,7 +22,15 @@ from rebelspace.server.store import (
     open_store,
 )
 from tests.server import postgres
-from tests.server.server_helpers import check_state_message, create, states_by_version, tokens
+from tests.server.server_helpers import (
+    act,
+    auth,
+    check_state_message,
+    create,
+    expected_events,
+    states_by_version,
+    tokens,
+)
 from tests.server.server_process import HTTP, ServerProcess
 from tests.server.ws_helpers import play_over_websockets
 
@@ -164,50 +172,121 @@ def test_a_whole_game_over_websockets_on_each_store(store_db: str) -> None:
         assert client.get(f"/api/games/{gid}").json()["over"] is True
 
 
-def test_a_second_store_on_the_same_database_is_refused(store_db: str) -> None:
-    """One process per database: a second store (a second server process) is refused with a
-    message that says why and what to do; once the first is closed, the database is free."""
-    first = open_store(store_db)
+def test_a_second_store_on_the_same_sqlite_file_is_refused(db_path: str) -> None:
+    """One process per SQLite file: a second store (a second server process) is refused with a
+    message that says why and what to do; once the first is closed, the file is free."""
+    first = open_store(db_path)
     try:
         with pytest.raises(DatabaseInUseError, match="in use by another server process"):
-            open_store(store_db)
+            open_store(db_path)
     finally:
         first.close()
-    open_store(store_db).close()
+    open_store(db_path).close()
 
 
-def test_a_second_server_process_on_postgresql_refuses_and_takes_over_after_a_kill(
+def test_two_stores_on_one_postgresql_database_see_each_others_writes(
+    pg_cluster: postgres.Cluster,
+) -> None:
+    """PostgreSQL serves several processes: a second store opens, sees the first's game, and
+    of two writes at one version only the first is written; the computer-turn lock is held by
+    one store at a time and nests within one."""
+    url = pg_cluster.new_database()
+    first, second = open_store(url), open_store(url)
+    try:
+        new_game(first)
+        assert second.game_stamp("g1") == (0, True, False)
+        second.add_action("g1", 0, 0, 5, 0, None)
+        with pytest.raises(StaleVersionError):
+            first.add_action("g1", 0, 0, 6, 0, None)
+        assert first.game_stamp("g1") == (1, True, False)
+        assert first.take_seat("g1", 1, "h") and not second.take_seat("g1", 1, "h2")
+        assert second.game_stamp("g1") == (1, True, True)
+        assert first.own_computer("g1") and first.own_computer("g1")
+        assert not second.own_computer("g1")
+        first.release_computer("g1")
+        assert not second.own_computer("g1")  # still held once
+        first.release_computer("g1")
+        assert second.own_computer("g1")
+        assert not first.own_computer("g1")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_second_server_process_on_postgresql_plays_the_same_game(
     pg_cluster: postgres.Cluster, tmp_path: Path
 ) -> None:
-    """Real `rebelspace serve --db postgresql://...` processes: the first serves games; a
-    second on the same database exits with one line; after kill -9 of the first (PostgreSQL
-    drops its lock with its connection) the second starts and has the game."""
+    """Real `rebelspace serve --db postgresql://...` processes on one database: an action
+    acknowledged by one is seen by the other at once and the next is accepted there; a stale
+    action is refused by either; after kill -9 of the first, the second still has it all."""
     url = pg_cluster.new_database()
     first = ServerProcess(url, tmp_path / "first.log")
     second = ServerProcess(url, tmp_path / "second.log")
     first.start()
     try:
+        second.start()
         created = HTTP.post(f"{first.url}/api/games", json={"mode": "hotseat", "seed": 3}).json()
-        gid, tok = created["game_id"], created["seats"][0]["token"]
-        r = HTTP.post(
-            f"{first.url}/api/games/{gid}/actions",
-            json={"action": "draw 2", "version": 0},
-            headers={"Authorization": f"Bearer {tok}"},
-        )
-        assert r.status_code == 200, r.text
-        with pytest.raises(RuntimeError, match="the server exited \\(2\\)"):
-            second.start()
-        lines = (tmp_path / "second.log").read_text().strip().splitlines()
-        assert len(lines) == 1 and "in use by another server process" in lines[0], lines
+        gid = created["game_id"]
+        toks = {s["player"]: s["token"] for s in created["seats"]}
+        for version in range(6):
+            where, other = (first, second) if version % 2 == 0 else (second, first)
+            msg = HTTP.get(f"{where.url}/api/games/{gid}").json()
+            assert msg["version"] == version  # the other process's write, seen here
+            seat = msg["view"]["to_move"]
+            legal = HTTP.get(
+                f"{where.url}/api/games/{gid}", headers={"Authorization": f"Bearer {toks[seat]}"}
+            ).json()["legal"]
+            r = HTTP.post(
+                f"{where.url}/api/games/{gid}/actions",
+                json={"action": legal[0]["id"], "version": version},
+                headers={"Authorization": f"Bearer {toks[seat]}"},
+            )
+            assert r.status_code == 200, r.text
+            stale = HTTP.post(  # the same action again, to the other process
+                f"{other.url}/api/games/{gid}/actions",
+                json={"action": legal[0]["id"], "version": version},
+                headers={"Authorization": f"Bearer {toks[seat]}"},
+            )
+            assert stale.status_code == 409 and stale.json()["error"] == "stale", stale.text
         first.kill()
-        for _ in range(100):  # PostgreSQL notices the dead connection at once, or nearly
-            try:
-                second.start()
-                break
-            except RuntimeError:
-                time.sleep(0.1)
         msg = HTTP.get(f"{second.url}/api/games/{gid}").json()
-        assert msg["plies"] == 1 and msg["version"] == 1  # the acknowledged action is there
+        assert msg["plies"] == 6 and msg["version"] == 6  # every acknowledged action is there
     finally:
         first.stop()
         second.stop()
+
+
+def test_an_undo_in_one_process_cuts_the_stream_a_client_of_another_holds(
+    pg_cluster: postgres.Cluster,
+) -> None:
+    """Two servers on one PostgreSQL database (two apps in this process, each with its own
+    store and listener): a hot-seat game played on A, its undo asked on A and accepted on B.
+    A client of A holding the stream from before the undo reads it again on A: A catches up
+    (its copy is stale) and tells the client to drop what was taken back, nothing more."""
+    url = pg_cluster.new_database()
+    with TestClient(create_app(url)) as a, TestClient(create_app(url)) as b:
+        created = create(a, mode="hotseat", seed=4)
+        gid, toks = created["game_id"], tokens(created)
+        rebel, imperial = toks["rebel"], toks["imperial"]
+        act(a, gid, rebel, "draw 2")
+        held = act(a, gid, rebel, "done deploying")  # the client holds all of the events
+        asked = a.post(f"/api/games/{gid}/undo", headers=auth(rebel), json={})
+        assert asked.status_code == 200, asked.text
+        answered = b.post(
+            f"/api/games/{gid}/undo/answer",
+            headers=auth(imperial),
+            json={"accept": True, "version": asked.json()["version"]},  # B had the request
+        )
+        assert answered.status_code == 200, answered.text
+        since = f"since={len(held['events'])}&since_version={held['version']}"
+        msg = a.get(f"/api/games/{gid}?{since}", headers=auth(rebel)).json()
+        assert msg["plies"] == 1 and msg["version"] == answered.json()["version"]
+        session = a.app.state.server.sessions[gid]  # type: ignore[attr-defined]
+        games = states_by_version(to_record(session.state))
+        check_state_message(msg, games)
+        kept = held["events"][: msg["events_from"]] + msg["events"]
+        assert kept == expected_events(games[1], "rebel")
+        # A took the undo made on B as a cut: a client holding more than the kept plies'
+        # events is told where to cut (events_from), as after an undo of its own.
+        assert [at for at, _ in session.cuts] == [msg["version"]]
+        assert msg["events_from"] <= len(expected_events(games[1], "rebel"))

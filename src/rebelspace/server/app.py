@@ -12,6 +12,7 @@ import contextlib
 import gzip
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -310,6 +311,7 @@ def create_app(
     claim_after: float = CLAIM_AFTER,
     now: Callable[[], float] | None = None,
     replay_unfinished: bool = False,
+    decision_log: str | None = None,
 ) -> FastAPI:
     """The app; new games use ``cards`` and ``options`` (default: as printed, the rulings).
     ``answer_delay`` (tests only) holds each action's REST answer back that many seconds after
@@ -320,7 +322,9 @@ def create_app(
     every ``sweep_every`` seconds. ``claim_after``: seconds an online opponent must be gone
     before the win may be claimed; ``now``: the time source of clocks and claims (tests);
     ``replay_unfinished``: replays of unfinished games too (the local server of
-    ``rebelspace replay --open``, which holds only the record's game)."""
+    ``rebelspace replay --open``, which holds only the record's game); ``decision_log``
+    (tests only): a file each computer move is appended to just before it is written, ``pid
+    game version``."""
     store = open_store(db_path)  # a SQLite file, or a postgresql:// URL
     server = GameServer(
         store,
@@ -333,12 +337,28 @@ def create_app(
         now=now or time.monotonic,
     )
 
+    if decision_log is not None:
+        server.decisions = _decision_logger(decision_log)
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        listener = None
+        if store.shared:  # other processes' changes: LISTEN before any game is loaded
+            from .notify import listen
+
+            ready = asyncio.Event()
+            listener = asyncio.create_task(
+                listen(store.path, server.on_change, server.resume, ready)
+            )
+            await asyncio.wait_for(ready.wait(), 60)
         server.load_clocked_games()  # their clocks run (and flags fall) with nobody asking
         sweeper = asyncio.create_task(_sweeps(server, sweep_every))
+        beats = asyncio.create_task(server.heartbeats()) if store.shared else None
         yield
         sweeper.cancel()
+        for task in (listener, beats):
+            if task is not None:
+                task.cancel()
         await server.close()
         store.close()
 
@@ -370,6 +390,19 @@ def create_app(
     _websocket_route(app, server)
     _static_routes(app)
     return app
+
+
+def _decision_logger(path: str) -> Callable[[str, int], None]:
+    """Appends ``pid game version`` per computer move about to be written (the multi-process
+    tests check that each was decided by one process): the file is closed before the write,
+    so every move in the database has its line, even if the process is killed then."""
+    pid = os.getpid()
+
+    def record(game_id: str, version: int) -> None:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"{pid} {game_id} {version}\n")
+
+    return record
 
 
 def _error_handlers(app: FastAPI) -> None:

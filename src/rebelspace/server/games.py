@@ -177,6 +177,10 @@ class Session:
         self.clock_since = loaded  # when the running clock last had clock_ms[running] left
         self.rematch_seat, self.rematch_id = stored.rematch
         self.gone_since = [loaded, loaded]  # per seat: since when it has had no connection
+        # Several processes (PostgreSQL): per seat, whether it is connected to another process
+        # and when it was last seen there (this time source's time); None: not known there.
+        self.elsewhere: list[tuple[bool, float] | None] = [None, None]
+        self.on_seen: Callable[[int], None] | None = None  # the manager's: a seat's request
         self.timer: Any = None  # the manager's asyncio task for flag fall and claim pushes
         self.timer_checked = loaded  # deadlines up to this time have been acted on
 
@@ -230,6 +234,45 @@ class Session:
         self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
         self.undo = None
 
+    def stamp(self) -> tuple[int, bool, bool]:
+        """As ``Store.game_stamp``: equal to the database's while this copy is current."""
+        return self.version, self.token_hashes[0] is not None, self.token_hashes[1] is not None
+
+    def refresh(self, stored: StoredGame) -> bool:
+        """Catch up with the database, where another server process changed the game; False
+        if nothing changed. The state is not rebuilt from the start: the plies both share are
+        kept and the new ones applied, so each client's events stay valid (``events_start``);
+        plies taken back (an undo there) count as a cut, as a local undo's."""
+        if stored.version == self.version and tuple(self.token_hashes) == stored.row.token_hashes:
+            return False
+        mine, theirs = self.actions(), stored.actions
+        kept = 0
+        while kept < min(len(mine), len(theirs)) and mine[kept] == theirs[kept]:
+            kept += 1
+        if kept < len(mine):
+            self.rebuild(mine[:kept])
+            cut = {p: len(self.events_json(p)) for p in (0, 1, None)}
+            self.cuts.append((stored.version, cut))
+        for action, seat in theirs[kept:]:
+            self._apply(action, seat)
+        now = self.now()
+        for seat, digest in enumerate(stored.row.token_hashes):
+            if self.token_hashes[seat] is None and digest is not None:
+                self.gone_since[seat] = now  # taken there, not connected here: as join()
+        if self.clock_ms is not None and list(stored.clock_ms or ()) != self.clock_ms:
+            # The time left at the other process's write; charged from now on here, so this
+            # process's clock lags the writer's by the time the news took (milliseconds).
+            self.clock_ms, self.clock_since = [*(stored.clock_ms or (0, 0))], now
+        elif None in self.token_hashes and None not in stored.row.token_hashes:
+            self.clock_since = now  # both seats taken: the first decision's clock starts
+        self.row = stored.row
+        self.token_hashes = list(stored.row.token_hashes)
+        self.version = stored.version
+        self.undo = None if stored.undo is None else UndoRequest(*stored.undo)
+        self.ended = None if stored.reason is None else (stored.row.winner, stored.reason)
+        self.rematch_seat, self.rematch_id = stored.rematch
+        return True
+
     def actions(self) -> list[tuple[int, int]]:
         assert self.state.history is not None
         return list(zip(self.state.history, self.seats, strict=True))
@@ -256,6 +299,8 @@ class Session:
         # plays by REST (no WebSocket) is never claimable while acting; the claim's wait
         # counts from the seat's last request or connection.
         self.gone_since[seat] = max(self.gone_since[seat], self.now())
+        if self.on_seen is not None:
+            self.on_seen(seat)  # other processes count it too
         return seat
 
     def require_seat(self, token: str | None) -> int:
@@ -268,9 +313,19 @@ class Session:
         return seat
 
     def connected(self, seat: int) -> bool:
+        """Whether the seat is here: the computer's, or connected to this or another process."""
         if seat == self.computer_seat:
             return True
+        there = self.elsewhere[seat]
+        return self.connected_here(seat) or (there is not None and there[0])
+
+    def connected_here(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
+
+    def gone_at(self, seat: int) -> float:
+        """Since when the seat has been neither connected nor making requests, anywhere."""
+        there = self.elsewhere[seat]
+        return self.gone_since[seat] if there is None else max(self.gone_since[seat], there[1])
 
     # --- actions
 
@@ -430,7 +485,7 @@ class Session:
             return None
         if self.token_hashes[other] is None or self.connected(other):
             return None
-        wait = self.claim_after - (self.now() - self.gone_since[other])
+        wait = self.claim_after - (self.now() - self.gone_at(other))
         return max(0, math.ceil(wait * 1000))
 
     # --- undo

@@ -7,6 +7,12 @@ includes it (the WebSocket push, or the REST answer). Everything that goes wrong
 error: an ``error`` message, a refused request, a dropped connection, or a game that makes no
 progress for ``STALL_SECONDS``.
 
+Against several processes on one PostgreSQL database (``--url`` with several URLs, comma
+separated), game i is created on process i, its seats' WebSockets on processes i and i+1, and
+a seat's REST actions go to the next process after its WebSocket's; the cross-process latency
+of an update is from sending an action to one process to a WebSocket on another process
+receiving the state that includes it (every client on one machine: one clock).
+
 REST calls use a minimal HTTP/1.1 client, one keep-alive connection per seat: a general client
 such as httpx costs the load generator ~3 ms of CPU per request, which on a small machine
 would measure the load generator rather than the server.
@@ -27,20 +33,26 @@ if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 STALL_SECONDS = 30.0
+KEEP_ALIVE = 20.0  # seconds idle before a new connection (serve keeps one open 30 s)
 
 
 @dataclass
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {"ws": [], "rest": []})
+    cross: list[float] = field(default_factory=list)  # an action to one process, seen at another
     state_bytes: list[float] = field(default_factory=list)  # each seat's state messages
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
+
+
+Server = tuple[str, int]  # (host, port) of one server process
 
 
 @dataclass(frozen=True)
 class _Options:
     host: str
     port: int
+    servers: tuple[Server, ...]
     budget: int  # human actions per game; 0: to the end
     think: float
     via: str
@@ -52,6 +64,8 @@ class _Game:
     game_id: str
     budget: int  # human actions left; -1: play to the end
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    # Each human action sent: the version it was chosen at -> (when, to which process).
+    sent: dict[int, tuple[float, int]] = field(default_factory=dict)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -70,10 +84,13 @@ class Http:
         self.host, self.port = host, port
         self.source = source  # the local address to connect from (None: the system's choice)
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._used = 0.0  # perf_counter() of the last answer
 
     async def request(
         self, method: str, path: str, body: object = None, token: str | None = None
     ) -> tuple[int, bytes]:
+        if self._streams is not None and time.perf_counter() - self._used > KEEP_ALIVE:
+            self.close()  # the server closes an idle keep-alive connection: don't race it
         if self._streams is None:
             self._streams = await asyncio.wait_for(
                 asyncio.open_connection(
@@ -97,9 +114,14 @@ class Http:
         except BaseException:
             self.close()
             raise
+        finally:
+            self._used = time.perf_counter()
 
     async def _response(self, reader: asyncio.StreamReader) -> tuple[int, bytes]:
-        status = int((await reader.readline()).split()[1])
+        first = (await reader.readline()).split()
+        if len(first) < 2:
+            raise ConnectionError("the server closed the connection without an answer")
+        status = int(first[1])
         length, chunked, close = 0, False, False
         while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
@@ -129,16 +151,23 @@ class Http:
 
 
 async def _seat(
-    ws_url: str, token: str, game: _Game, rng: random.Random, opts: _Options, tally: Tally
+    where: int, token: str, game: _Game, rng: random.Random, opts: _Options, tally: Tally
 ) -> None:
-    """One human seat: its WebSocket tells it when to act; it acts on the WebSocket or by REST
-    (``opts.via``; "both": each action picks one at random)."""
+    """One human seat, its WebSocket on process ``where``: the WebSocket tells it when to act;
+    it acts on the WebSocket or by REST (``opts.via``; "both": each action picks one at
+    random), REST to the next process (the same one if there is only one)."""
     from websockets.asyncio.client import connect
 
-    http = Http(opts.host, opts.port)
+    rest = (where + 1) % len(opts.servers)
+    http = Http(*opts.servers[rest])
+    host, port = opts.servers[where]
+    ws_url = f"ws://{host}:{port}/api/games/{game.game_id}/ws"
     async with connect(ws_url, max_size=8 * 2**20, open_timeout=STALL_SECONDS) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
-        seat = _Seat(ws=ws, http=http, token=token, game=game, rng=rng, opts=opts, tally=tally)
+        seat = _Seat(
+            ws=ws, http=http, token=token, game=game, rng=rng, opts=opts, tally=tally,
+            where=where, rest=rest,
+        )  # fmt: skip
         await seat.run()
     http.close()
 
@@ -158,6 +187,9 @@ class _Seat:
     acted: int = -1
     sent_at: float | None = None
     held: tuple[int, int] | None = None  # the seat's events held: (count, version), as a client
+    where: int = 0  # the process of the WebSocket
+    rest: int = 0  # the process of REST actions
+    seen: int = 0  # the latest version this WebSocket was sent
 
     async def run(self) -> None:
         game = self.game
@@ -185,6 +217,12 @@ class _Seat:
         if kind != "state":
             return True
         version = msg["version"]
+        now = time.perf_counter()
+        for chosen in range(self.seen, version):  # the actions this message is the news of
+            sent = self.game.sent.get(chosen)
+            if sent is not None and sent[1] != self.where:
+                self.tally.cross.append(now - sent[0])
+        self.seen = max(self.seen, version)
         if self.sent_at is not None and version > self.acted:
             self.tally.latencies["ws"].append(time.perf_counter() - self.sent_at)
             self.sent_at = None
@@ -211,6 +249,7 @@ class _Seat:
         self.acted = version
         via = opts.via if opts.via != "both" else rng.choice(("ws", "rest"))
         started = time.perf_counter()
+        game.sent[version] = (started, self.where if via == "ws" else self.rest)
         if via == "ws":
             self.sent_at = started
             action = {"type": "action", "action": choice, "version": version}
@@ -228,14 +267,16 @@ class _Seat:
         return True
 
 
-async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:
+async def _play(mode: str, index: int, seed: int, opts: _Options, tally: Tally) -> None:
+    """Game ``index``: created on process index, its seats' WebSockets on index and index+1."""
     rng = random.Random(seed)
+    home = index % len(opts.servers)
     # Players arrive over the ramp-up time, not all in the same millisecond.
     await asyncio.sleep(opts.ramp * rng.random())
     body: dict[str, Any] = {"mode": mode, "side": "random"}
     if mode == "computer":
         body["opponent"] = "random"
-    http = Http(opts.host, opts.port)
+    http = Http(*opts.servers[home])
     try:
         status, answer = await http.request("POST", "/api/games", body)
     finally:
@@ -248,7 +289,7 @@ async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:
     seats = [
         asyncio.create_task(
             _seat(
-                f"ws://{opts.host}:{opts.port}/api/games/{gid}/ws",
+                (home + k) % len(opts.servers),
                 s["token"],
                 game,
                 random.Random(rng.getrandbits(63)),
@@ -256,7 +297,7 @@ async def _play(mode: str, seed: int, opts: _Options, tally: Tally) -> None:
                 tally,
             )
         )
-        for s in created["seats"]
+        for k, s in enumerate(created["seats"])
     ]
     stop = asyncio.create_task(game.done.wait())
     try:
@@ -289,17 +330,21 @@ async def run_loadtest(
     ``flood``: that many connections meanwhile create games as fast as the server answers,
     from another local address when the server is on 127.0.0.1 (127.0.0.2: the rate limits
     count per address, so the players are not limited by the flood's count)."""
-    parts = urlsplit(url)
-    if parts.scheme != "http" or not parts.hostname:
-        raise ValueError(f"--url must be http://HOST:PORT, got {url!r}")
-    opts = _Options(parts.hostname, parts.port or 80, actions, think, via, ramp)
+    servers = []
+    for one_url in url.split(","):
+        parts = urlsplit(one_url.strip())
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"--url must be http://HOST:PORT[,http://HOST:PORT...], got {url!r}")
+        servers.append((parts.hostname, parts.port or 80))
+    host, port = servers[0]
+    opts = _Options(host, port, tuple(servers), actions, think, via, ramp)
     tally = Tally()
     started = time.perf_counter()
 
     async def one(i: int) -> None:
         kind = mode if mode != "mixed" else ("hotseat", "computer")[i % 2]
         try:
-            await _play(kind, seed * 1_000_003 + i, opts, tally)
+            await _play(kind, i, seed * 1_000_003 + i, opts, tally)
         except Exception as e:  # every failure is counted, none stops the run
             tally.errors.append(f"game {i}: {type(e).__name__}: {e}")
 
@@ -330,7 +375,14 @@ async def run_loadtest(
         "state_bytes_p50": percentile(tally.state_bytes, 0.50),
         "state_bytes_p95": percentile(tally.state_bytes, 0.95),
         "state_bytes_max": max(tally.state_bytes, default=0.0),
+        "processes": len(servers),
     }
+    if tally.cross:  # several processes: an action sent to one, its state pushed by another
+        result.update(
+            cross_process_updates=len(tally.cross),
+            cross_process_p50_ms=_ms(percentile(tally.cross, 0.50)),
+            cross_process_p95_ms=_ms(percentile(tally.cross, 0.95)),
+        )
     if flood:
         result.update(
             flood_connections=flood,

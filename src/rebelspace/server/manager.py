@@ -44,6 +44,9 @@ log = logging.getLogger("rebelspace.server")
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 OUTBOX_LIMIT = 256  # messages queued for one slow client before it is dropped
 IDLE_DAYS = 30.0  # an unfinished game with no activity this long is deleted by the sweep
+SEEN_EVERY = 1.0  # seconds: a seat's requests are written for the other processes this often
+HEARTBEAT = 5.0  # seconds (at most) between presence heartbeats with several processes
+OWNER_RETRY = 1.0  # seconds (about) between looks at a computer turn another process owns
 
 
 @dataclass(eq=False)
@@ -148,6 +151,9 @@ class GameServer:
             "connect": TokenBuckets(self.limits.connect),
         }
         self.idle_days = idle_days
+        self._seen_at: dict[tuple[str, int], float] = {}  # (game, seat): presence written
+        # Tests: called with (game id, version) for each computer move about to be written.
+        self.decisions: Callable[[str, int], None] | None = None
 
     def check_rate(self, what: str, address: str) -> None:
         """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
@@ -179,6 +185,12 @@ class GameServer:
         session = self.sessions.get(game_id)
         if session is not None:
             session.used = time.monotonic()
+            if self.store.shared:
+                # Another process may have changed it since: one short query, so that every
+                # request sees the latest state, whatever the notifications' delay.
+                self.catch_up(session)
+                if self.sessions.get(game_id) is not session:
+                    raise not_found(game_id)
             return session
         if not GAME_ID.fullmatch(game_id):
             raise not_found(game_id[:80])
@@ -190,9 +202,134 @@ class GameServer:
         session = Session(loaded, self.now, self.claim_after)
         session.used = time.monotonic()
         self.sessions[game_id] = session
+        if self.store.shared:  # other processes' clients count for claims and "connected"
+            session.on_seen = lambda seat: self._seen(session, seat)
+            self.load_presence([session])
         self._start_computer(session)  # resumes a computer turn cut off by a restart
         self.arm_timer(session)  # a clock resumes (time while the server was down not charged)
         return session
+
+    def catch_up(self, session: Session) -> bool:
+        """``refresh`` if the database's copy differs (its stamp: one short query)."""
+        stamp = self.store.game_stamp(session.id)
+        if stamp is None:
+            self._drop(session)
+            return False
+        return stamp != session.stamp() and self.refresh(session)
+
+    def refresh(self, session: Session) -> bool:
+        """Bring the cached game up to date with the database (another process changed it)
+        and push the change to this process's clients; False if it had not changed."""
+        stored = self.store.load_game(session.id, cards=session.row.cards)
+        if stored is None:
+            self._drop(session)
+            return False
+        if not session.refresh(stored):
+            return False
+        self.arm_timer(session)
+        self.broadcast(session)
+        self._start_computer(session)
+        return True
+
+    def on_change(self, payload: str) -> None:
+        """A notification from the database: ``"<game id> <version>[ seat]"`` (pgstore.py).
+        Games not held here are none of this process's business; a version already held
+        here is this process's own write coming back."""
+        game_id, _, rest = payload.partition(" ")
+        session = self.sessions.get(game_id)
+        if session is None:
+            return
+        version_text, _, what = rest.partition(" ")
+        try:
+            version = int(version_text)
+        except ValueError:
+            log.warning("a notification not understood: %r", payload[:120])
+            return
+        if not session.connections and not session.computer_running and session.timer is None:
+            return  # nobody here to tell: the next request for it catches up (get)
+        if what == "presence":
+            self.load_presence([session])
+        elif version > session.version or (what == "seat" and None in session.token_hashes):
+            self.refresh(session)
+
+    # --- presence across processes (PostgreSQL): claims and "connected" count every one
+
+    def _seen(self, session: Session, seat: int) -> None:
+        """A request of the seat: written for the other processes at most every SEEN_EVERY
+        seconds (their claims wait claim_after from the last one)."""
+        key = (session.id, seat)
+        now = time.monotonic()
+        if now - self._seen_at.get(key, -math.inf) < SEEN_EVERY:
+            return
+        self._seen_at[key] = now
+        self.store.set_presence([(session.id, seat, session.connected_here(seat))], notify=False)
+
+    def _presence_here(self, session: Session, seat: int) -> None:
+        """The seat's first connection here opened, or its last closed: the others are told."""
+        self._seen_at[(session.id, seat)] = time.monotonic()
+        self.store.set_presence([(session.id, seat, session.connected_here(seat))], notify=True)
+
+    def load_presence(self, sessions: list[Session]) -> None:
+        """What the other processes know of these games' seats; a change of who is connected
+        is pushed, and the claim timers follow the latest times seen."""
+        if not sessions:
+            return
+        found = self.store.presence_of([s.id for s in sessions])
+        wall, now = time.time(), self.now()
+        for session in sessions:
+            seats = found.get(session.id, {})
+            before = [session.connected(p) for p in (0, 1)]
+            session.elsewhere = [
+                None if p not in seats else (seats[p][0], now - (wall - seats[p][1]))
+                for p in (0, 1)
+            ]
+            after = [session.connected(p) for p in (0, 1)]
+            for p in (0, 1):
+                if after[p] != before[p] and p != session.computer_seat:
+                    self.send_to(session, 1 - p, {"type": "opponent", "connected": after[p]})
+            if after != before:
+                self.broadcast(session)
+            if session.mode == "online" and not session.over:
+                self.arm_timer(session)
+
+    async def heartbeats(self) -> None:
+        """Forever (several processes): every HEARTBEAT seconds or sooner, the seats connected
+        here are written as seen now (so when this process dies the others know since when
+        they have been gone), and the other processes' presence in the online games held
+        here is read again (a process that died tells nobody)."""
+        every = max(0.2, min(HEARTBEAT, self.claim_after / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                here = [
+                    (s.id, p, True)
+                    for s in self.sessions.values()
+                    for p in (0, 1)
+                    if p != s.computer_seat and s.connected_here(p)
+                ]
+                self.store.set_presence(here, notify=False)
+                online = [s for s in self.sessions.values() if s.mode == "online" and not s.over]
+                self.load_presence(online)
+            except Exception as e:  # the database is away: the next beat tries again
+                log.warning("the presence heartbeat failed: %s", type(e).__name__)
+
+    def resume(self) -> None:
+        """After notifications may have been missed (the listening connection broke): check
+        every game held here against the database."""
+        for session in list(self.sessions.values()):
+            try:
+                self.get(session.id)
+            except ServerError:
+                continue  # deleted meanwhile
+
+    def _drop(self, session: Session) -> None:
+        """The game is gone from the database (swept by another process): forget it here."""
+        if self.sessions.get(session.id) is session:
+            del self.sessions[session.id]
+        if session.timer is not None:
+            session.timer.cancel()
+        for conn in list(session.connections):
+            conn.close()
 
     def load_clocked_games(self) -> None:
         """At start: every game whose clock runs, so its flag falls even if nobody asks."""
@@ -354,6 +491,8 @@ class GameServer:
         """The seat claims the win against an opponent gone for ``claim_after`` seconds."""
         if version is not None:
             session.check_version(version)
+        if self.store.shared:
+            self.load_presence([session])  # the opponent may be connected to another process
         wait = session.claim_in_ms(seat)
         if wait is None:
             raise ServerError(
@@ -512,7 +651,7 @@ class GameServer:
     def _claim_times(session: Session) -> list[float]:
         """When each pending claim becomes (or became) available, in the time source's time."""
         return [
-            session.gone_since[1 - seat] + session.claim_after
+            session.gone_at(1 - seat) + session.claim_after
             for seat in (0, 1)
             if session.claim_in_ms(seat) is not None
         ]
@@ -521,6 +660,8 @@ class GameServer:
         await asyncio.sleep(max(0.0, delay))
         session.timer = None
         try:
+            if self.store.shared and self.catch_up(session):
+                return  # changed elsewhere (refresh armed the timer again)
             flagged = session.flag_fallen()
             if flagged is not None:
                 self._end(session, 1 - flagged, "time")
@@ -530,6 +671,12 @@ class GameServer:
             if due:
                 session.timer_checked = now
                 self.broadcast(session)  # a claim has just become available
+        except ServerError as e:
+            if e.code == "stale":  # another process ended the game or moved first: its state
+                self.refresh(session)
+            else:
+                log.warning("the timer of game %s was refused: %s", session.id, e.code)
+            return
         except Exception:
             log.exception("the timer of game %s failed", session.id)
             return
@@ -552,34 +699,64 @@ class GameServer:
         task.add_done_callback(self._tasks.discard)
 
     async def _computer_turns(self, session: Session) -> None:
+        """The computer's decisions while it is to move. On a shared database one process at
+        a time owns the game's computer turns (``Store.own_computer``): the others wait and
+        look again every ``OWNER_RETRY`` seconds, so when the owner dies (its lock goes with
+        its connection) one of them takes over. A decision is only written at the version it
+        was computed for, so a move is never made twice."""
         seat = session.computer_seat
-        row = session.row
-        assert seat is not None and row.agent is not None
+        assert seat is not None
+        owned = False
         try:
             while (
                 not session.over
                 and session.state.to_move == seat
                 and self.sessions.get(session.id) is session
             ):
-                version = session.version
-                state = session.state
-                action = await self.computer.decide(
-                    row.agent,
-                    row.rules,
-                    row.cards,
-                    state.view(seat),
-                    state.legal_actions(),
-                    agent_seed(row.seed, session.plies),
-                )
-                if session.version != version:
-                    continue  # an undo or a resign changed the game while the computer thought
-                session.commit(action, seat, self.store)
-                self.broadcast(session)
+                if not owned:
+                    owned = self.store.own_computer(session.id)
+                    if not owned:  # another process thinks: wait, then look again
+                        await asyncio.sleep(OWNER_RETRY * (0.5 + secrets.randbelow(1000) / 1000))
+                    if self.store.shared:
+                        self.catch_up(session)  # what the owner did meanwhile
+                    continue
+                await self._computer_move(session, seat)
                 await asyncio.sleep(0)  # an instant agent must still let other games run
         except Exception:
             log.exception("the computer failed in game %s", session.id)
         finally:
             session.computer_running = False
+            if owned:
+                self.store.release_computer(session.id)
+
+    async def _computer_move(self, session: Session, seat: int) -> None:
+        """One decision of the computer, written if the game is still where it was asked."""
+        row = session.row
+        assert row.agent is not None
+        version = session.version
+        state = session.state
+        action = await self.computer.decide(
+            row.agent,
+            row.rules,
+            row.cards,
+            state.view(seat),
+            state.legal_actions(),
+            agent_seed(row.seed, session.plies),
+        )
+        if self.store.shared:
+            self.catch_up(session)  # an undo or a resign in another process
+        if session.version != version:
+            return  # an undo or a resign changed the game while the computer thought
+        if self.decisions is not None:
+            self.decisions(session.id, version)
+        try:
+            session.commit(action, seat, self.store)
+        except ServerError as e:
+            if e.code != "stale":
+                raise
+            self.refresh(session)  # changed elsewhere between the check and the write
+            return
+        self.broadcast(session)
 
     # --- connections
 
@@ -612,7 +789,10 @@ class GameServer:
     def _join(self, session: Session, conn: Connection) -> None:
         seat = conn.seat
         was = seat is not None and session.connected(seat)
+        here = seat is not None and session.connected_here(seat)
         session.connections.add(conn)
+        if seat is not None and not here and self.store.shared:
+            self._presence_here(session, seat)
         self._push(session, conn, {})
         if seat is not None and not was:
             self.send_to(session, 1 - seat, {"type": "opponent", "connected": True})
@@ -621,6 +801,11 @@ class GameServer:
     def disconnect(self, session: Session, conn: Connection) -> None:
         session.connections.discard(conn)
         seat = conn.seat
+        if seat is not None and self.store.shared and not session.connected_here(seat):
+            try:
+                self._presence_here(session, seat)
+            except Exception as e:  # the heartbeat stops counting it here anyway
+                log.warning("presence of game %s not written: %s", session.id, type(e).__name__)
         if seat is not None and not session.connected(seat):
             session.gone_since[seat] = self.now()
             self.arm_timer(session)  # the other seat's claim becomes available later

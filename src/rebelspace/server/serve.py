@@ -105,6 +105,8 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     # Tests only: answer each action's REST request this many seconds after the WebSocket push.
     p.add_argument("--test-answer-delay", type=float, default=0.0, help=argparse.SUPPRESS)
+    # Tests only: append "pid game version" to this file before each computer move is written.
+    p.add_argument("--test-decision-log", default=None, help=argparse.SUPPRESS)
     p.set_defaults(handler=cmd_serve)
 
 
@@ -155,6 +157,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             idle_days=args.idle_days,
             docs=args.docs,
             claim_after=args.claim_after,
+            decision_log=args.test_decision_log,
         )
     except DatabaseInUseError as e:
         print(f"rebelspace serve: {e}", file=sys.stderr)
@@ -188,7 +191,11 @@ def add_loadtest(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "REST answer).",
     )
     p.add_argument(
-        "--url", default="http://127.0.0.1:8000", help="the server (default: %(default)s)"
+        "--url",
+        default="http://127.0.0.1:8000",
+        help="the server (default: %(default)s), or several processes on one PostgreSQL "
+        "database, comma separated: each game's seats then talk to different processes, and "
+        "the cross-process update latency is printed",
     )
     p.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
     p.add_argument(

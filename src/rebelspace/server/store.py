@@ -224,6 +224,12 @@ def _clock_sets(clock_ms: tuple[int, int] | None) -> tuple[str, ...]:
 class Store:
     """One SQLite connection shared by the server's event loop (calls are short and serial)."""
 
+    # Whether other processes may write this database (PostgreSQL): then a cached game is
+    # checked against the database before use and the computer's turns are owned by one
+    # process at a time (manager.py). A SQLite file has one process (its flock), so never.
+    shared = False
+    _bumped = ""  # what a version bump's UPDATE also does (PostgreSQL: tell the others)
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock_fd = lock_database(path)  # DatabaseInUseError: another process has it
@@ -365,8 +371,8 @@ class Store:
                 ),
             )
 
-    def load_game(self, game_id: str) -> StoredGame | None:
-        """The game as stored, or None."""
+    def load_game(self, game_id: str, cards: str | None = None) -> StoredGame | None:  # noqa: ARG002
+        """The game as stored, or None (``cards``: PgStore's, the card list known already)."""
         with self._reading():
             row = self._db.execute(
                 "SELECT g.id, g.mode, g.seed, g.rules, c.cards, g.agent, g.computer_seat,"
@@ -381,6 +387,11 @@ class Store:
             actions = self._db.execute(
                 "SELECT action, seat FROM actions WHERE game_id = ? ORDER BY ply", (game_id,)
             ).fetchall()
+        return self._stored(row, [(a, s) for a, s in actions])
+
+    @staticmethod
+    def _stored(row: Any, actions: list[tuple[int, int]]) -> StoredGame:
+        """A game from its row (load_game's columns) and its actions."""
         game = GameRow(
             id=row[0],
             mode=row[1],
@@ -398,7 +409,7 @@ class Store:
         undo = None if row[13] is None else (int(row[13]), int(row[14]))
         return StoredGame(
             game,
-            [(a, s) for a, s in actions],
+            actions,
             int(row[12]),
             undo,
             reason=row[15],
@@ -410,7 +421,7 @@ class Store:
         """Inside a transaction: version + 1 if the game is at ``version``, else refuse."""
         assignments = ", ".join(("version = version + 1", "active = ?", *sets))
         cur = self._db.execute(
-            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?",
+            f"UPDATE games SET {assignments} WHERE id = ? AND version = ?{self._bumped}",
             (time.time(), *args, game_id, version),
         )
         if cur.rowcount != 1:
@@ -487,6 +498,31 @@ class Store:
         """A finished game's rematch offer (the seat offering; None: withdrawn, declined)."""
         with self._transaction():
             self._bump(game_id, version, "rematch_seat = ?", args=(seat,))
+
+    def game_stamp(self, game_id: str) -> tuple[int, bool, bool] | None:
+        """What tells whether a cached copy of the game is current: its version and which
+        seats are taken (taking a seat does not bump the version); None: no such game."""
+        with self._reading():
+            row = self._db.execute(
+                "SELECT version, token0 IS NOT NULL, token1 IS NOT NULL FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
+
+    def own_computer(self, game_id: str) -> bool:  # noqa: ARG002 (PgStore's uses it)
+        """Take the right to make the game's computer moves (True: this process has it). One
+        process per SQLite file: always."""
+        return True
+
+    def release_computer(self, game_id: str) -> None:  # noqa: ARG002
+        """Give back what ``own_computer`` took."""
+
+    def set_presence(self, entries: list[tuple[str, int, bool]], *, notify: bool) -> None:
+        """Seats' presence for other processes (PostgreSQL); one process per SQLite file."""
+
+    def presence_of(self, game_ids: list[str]) -> dict[str, dict[int, tuple[bool, float]]]:  # noqa: ARG002
+        """Seats' presence in other processes: none with SQLite."""
+        return {}
 
     def games_of(self, token_hashes: Collection[str]) -> list[MyGame]:
         """The seats the token hashes open, newest activity first."""

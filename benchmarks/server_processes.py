@@ -1,0 +1,154 @@
+"""Issue 33's multi-process targets: three `rebelspace serve` processes on one PostgreSQL
+database (a throwaway cluster started here, as the tests do: tests/server/postgres.py).
+
+    PYTHONPATH=src python benchmarks/server_processes.py loadtest --games 200
+    PYTHONPATH=src python benchmarks/server_processes.py kill --trials 20 --out kill.jsonl
+
+``loadtest``: starts the cluster and three processes (``--create-limit 10000/60000``, as every
+game comes from one address), runs ``rebelspace loadtest --url A,B,C`` against them in a
+process of its own and prints its figures: errors, action latency p50/p95, the cross-process
+update latency p95 (an action sent to one process, its state received from another).
+
+``kill``: trials of the multi-process test's scenario (tests/server/test_server_multiprocess.py:
+online, hot-seat and computer games, the seats and spectators of each on different
+processes), each on a fresh database, one process killed with SIGKILL after a random number
+of acknowledged actions, every game played to its end. Each trial appends one JSON line to
+``--out`` (so an interrupted series resumes: trials already there are counted, not rerun):
+acknowledged actions, those lost, games finished, computer moves, decided twice by live
+processes, and whether every client's stream checked out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' harness
+
+from tests.server import postgres  # noqa: E402
+from tests.server.server_process import ServerProcess  # noqa: E402
+from tests.server.test_server_multiprocess import (  # noqa: E402
+    World,
+    check_streams,
+    count_acknowledged,
+    count_computer_moves,
+    create_games,
+    play,
+    read_actions,
+)
+
+
+def loadtest(games: int, think: float, extra: list[str]) -> dict[str, Any]:
+    with postgres.cluster() as pg, tempfile.TemporaryDirectory() as folder:
+        url = pg.new_database()
+        args = ["--workers", "1", "--create-limit", "10000/60000", "--connect-limit", "10000/60000"]
+        procs = [ServerProcess(url, Path(folder) / f"serve{i}.log", args) for i in range(3)]
+        with contextlib.ExitStack() as stack:
+            for proc in procs:
+                stack.enter_context(proc)
+            cmd = [sys.executable, "-m", "rebelspace.cli", "loadtest", "--json"]
+            cmd += ["--url", ",".join(p.url for p in procs), "--games", str(games)]
+            cmd += ["--think", str(think), *extra]
+            out = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=3600)
+            if not out.stdout.strip():
+                raise RuntimeError(out.stderr[-2000:])
+            result: dict[str, Any] = json.loads(out.stdout)
+            return result
+
+
+def kill_trial(seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    with postgres.cluster() as pg, tempfile.TemporaryDirectory() as folder:
+        url = pg.new_database()
+        decisions = Path(folder) / "decisions.log"
+        extra = ["--workers", "1", "--test-decision-log", str(decisions)]
+        procs = [ServerProcess(url, Path(folder) / f"serve{i}.log", extra) for i in range(3)]
+        with contextlib.ExitStack() as stack:
+            for proc in procs:
+                stack.enter_context(proc)
+            clients = create_games(procs)
+            victim = rng.randrange(3)
+            killed = procs[victim].proc
+            assert killed is not None
+            world = World(procs, kill_after=rng.randrange(20, 200), max_plies=0)
+            asyncio.run(asyncio.wait_for(play(world, clients, victim), 3600))
+            stored = read_actions(url)
+        acked, lost = count_acknowledged(clients, stored)
+        moves, missing, twice = count_computer_moves(clients, stored, decisions, killed.pid)
+        try:
+            check_streams(clients, stored)
+            streams = "ok"
+        except AssertionError as e:
+            streams = f"failed: {str(e)[:300]}"
+        over = sum(bool(c.messages and c.messages[-1]["over"]) for c in clients)
+        return {
+            "seed": seed,
+            "killed_after": world.kill_after,
+            "acknowledged": acked,
+            "lost": len(lost),
+            "games": len({c.game_id for c in clients}),
+            "clients_saw_the_end": f"{over}/{len(clients)}",
+            "computer_moves": moves,
+            "computer_missing": len(missing),
+            "computer_twice": len(twice),
+            "streams": streams,
+            "reconnects": sum(c.reconnects for c in clients),
+        }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("loadtest")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--think", type=float, default=0.25)
+    p.add_argument("rest", nargs="*", help="more loadtest arguments (after --)")
+    k = sub.add_parser("kill")
+    k.add_argument("--trials", type=int, default=20)
+    k.add_argument("--out", type=Path, default=Path("kill-trials.jsonl"))
+    args = parser.parse_args()
+    if args.what == "loadtest":
+        print(json.dumps(loadtest(args.games, args.think, args.rest), indent=1))
+        return 0
+    done = []
+    if args.out.exists():
+        done = [json.loads(line) for line in args.out.read_text().splitlines()]
+    for seed in range(len(done), args.trials):
+        started = time.monotonic()
+        try:
+            trial = kill_trial(seed)
+        except RuntimeError as e:  # a process did not start (a starved machine): say, go on
+            print(f"trial {seed} not run: {str(e)[:200]}", flush=True)
+            continue
+        trial["seconds"] = round(time.monotonic() - started, 1)
+        with args.out.open("a") as out:
+            out.write(json.dumps(trial) + "\n")
+        done.append(trial)
+        print(json.dumps(trial), flush=True)
+    ok = [
+        t
+        for t in done
+        if not (t["lost"] or t["computer_missing"] or t["computer_twice"]) and t["streams"] == "ok"
+    ]
+    print(
+        f"{len(done)} trials: {sum(t['acknowledged'] for t in done)} acknowledged actions, "
+        f"{sum(t['lost'] for t in done)} lost; {sum(t['computer_moves'] for t in done)} "
+        f"computer moves, {sum(t['computer_twice'] for t in done)} decided twice by live "
+        f"processes, {sum(t['computer_missing'] for t in done)} undecided; "
+        f"{sum(t['streams'] == 'ok' for t in done)} with every stream in order and nothing "
+        f"hidden shown; {len(ok)} of {len(done)} trials clean"
+    )
+    return 0 if len(ok) == len(done) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
