@@ -34,8 +34,10 @@ from rebelspace.play.bank import (
     BANK_SEED,
     LABELS_PATH,
     PER_GAME,
+    SEARCH_LABELS_PATH,
     Bank,
     bank_seed,
+    default_labels,
     play_bank_game,
     read_bank,
     read_partial,
@@ -44,6 +46,7 @@ from rebelspace.play.bank import (
 from rebelspace.play.oracle import (
     FINISHED_BY,
     SAMPLES,
+    SEARCH_ITERATIONS,
     Label,
     OracleAgent,
     append_labels,
@@ -103,6 +106,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_label(args: argparse.Namespace) -> int:
+    if args.labels is None:
+        args.labels = SEARCH_LABELS_PATH if args.oracle == "search" else LABELS_PATH
+    iterations = args.iterations if args.oracle == "search" else None
     bank = _bank(args.bank)
     done = read_labels(args.labels)
     others = {i for path in args.done for i in read_labels(path)}
@@ -114,7 +120,12 @@ def cmd_label(args: argparse.Namespace) -> int:
     def labels() -> Any:
         for position in todo:
             yield label_position(
-                position, bank.seed, args.samples, args.purpose, args.finishers.split(",")
+                position,
+                bank.seed,
+                args.samples,
+                args.purpose,
+                args.finishers.split(","),
+                iterations,
             )
             bar.update(1)
 
@@ -262,10 +273,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     gen.add_argument("--limit", type=int, default=None, help="play at most N missing games")
     lab = sub.add_parser("label", help="label the next chunk of positions")
     lab.add_argument("--bank", type=Path, default=BANK_PATH)
-    lab.add_argument("--labels", type=Path, default=LABELS_PATH)
+    lab.add_argument(
+        "--labels", type=Path, default=None, help="default: the shipped labels of --oracle"
+    )
     lab.add_argument("--chunk", type=int, default=100)
-    lab.add_argument("--samples", type=int, default=SAMPLES)
-    lab.add_argument("--purpose", default="oracle", help="seed stream (oracle2: independent)")
+    lab.add_argument(
+        "--oracle",
+        choices=("search", "playouts"),
+        default="search",
+        help="search: ISMCTS at 20x normal (the default); playouts: heuristic play-outs",
+    )
+    lab.add_argument("--iterations", type=int, default=SEARCH_ITERATIONS)
+    lab.add_argument("--samples", type=int, default=SAMPLES, help="play-outs per action")
+    lab.add_argument(
+        "--purpose", default=None, help="seed stream (another one: an independent labelling)"
+    )
     lab.add_argument(
         "--done", type=Path, action="append", default=[], help="skip positions labelled here"
     )
@@ -273,11 +295,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     lab.add_argument(
         "--finishers",
         default=",".join(FINISHED_BY),
-        help="who ends the turn in play-outs; search:N for the search oracle instead",
+        help="who ends the turn in play-outs",
     )
     mea = sub.add_parser("measure", help="agents' regret on the bank")
     mea.add_argument("--bank", type=Path, default=BANK_PATH)
-    mea.add_argument("--labels", type=Path, default=LABELS_PATH)
+    mea.add_argument("--labels", type=Path, default=default_labels())
     mea.add_argument("--agents", default=",".join(DEFAULT_AGENTS))
     mea.add_argument("--limit", type=int, default=None, help="the first N labelled positions")
     mea.add_argument("--noise", type=Path, default=None, help="a second labelling to compare")
