@@ -60,6 +60,7 @@ from rebelspace.play.yardstick import (
     Choices,
     cached_choices,
     choose_all,
+    done_deploying,
     game_index,
     report,
 )
@@ -184,19 +185,36 @@ def cmd_measure(args: argparse.Namespace) -> int:
     if args.noise is not None:
         other = read_labels(args.noise)
         choices.append(_oracle_choices({i: v for i, v in other.items() if i in labels}, "oracle2"))
+    first = next(iter(labels.values()))
+    oracle = (
+        f"search oracle (ismcts:normal settings, {sum(first.visits)} iterations)"
+        if first.visits is not None
+        else f"oracle of {first.samples} play-outs per action"
+    )
     out = {
         "bank": str(args.bank),
         "labels": str(args.labels),
-        "samples": next(iter(labels.values())).samples,
+        "oracle": oracle,
+        "bank_positions": len(bank.positions()),
+        "positions": len(positions),
+        "games": len({games[p.index] for p in positions}),
         **report(choices, labels, games),
+        "done_deploying": [
+            done_deploying(c, labels, positions, games) for c in choices if c.agent != "oracle2"
+        ],
     }
     if args.json:
         print(json.dumps(out, indent=1))
-        return 0
+    else:
+        _print_measure(out)
+    return 0
+
+
+def _print_measure(out: dict[str, Any]) -> None:
     print(
-        f"{len(positions)} positions of {len({games[p.index] for p in positions})} games, "
-        f"oracle {out['samples']} play-outs per action; regret, agreement and oracle "
-        "blunders (regret > 10 points) in %, 95% intervals over games"
+        f"{out['positions']} labelled positions (of the bank's {out['bank_positions']}) of "
+        f"{out['games']} games, {out['oracle']}; regret, agreement and "
+        "oracle blunders (regret > 10 points) in %, 95% intervals over games"
     )
     print(f"  {'agent':<16} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
     for s in out["scores"]:
@@ -210,17 +228,31 @@ def cmd_measure(args: argparse.Namespace) -> int:
             f"  {d['a']} - {d['b']}: {_pct(d['regret_difference'])} points "
             f"over {d['positions']}; about {d['positions_needed']} positions needed"
         )
+    print('"done deploying" with points to spend and a deployment legal, and the oracle:')
+    for d in out["done_deploying"]:
+        if d["positions"]:
+            print(
+                f"  {d['agent']}: {d['positions']} positions, oracle agrees "
+                f"{_pct(d['agreement'])}%, regret {_pct(d['regret'])}"
+            )
+        else:
+            print(f"  {d['agent']}: never")
     print("half-width of the regret's interval (points) by bank size:")
     for w in out["half_width_by_positions"]:
         cells = ", ".join(f"{k} {100 * v:.2f}" for k, v in w["half_width"].items())
         print(f"  {w['positions']:>5} positions: {cells}")
-    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """The oracle as a player against ``--against``, both sides of each deal; a game a line
     in ``--out``, which a rerun continues."""
     ctx = context_for()
+    iterations = args.iterations if args.oracle == "search" else None
+    name = (
+        f"search oracle ({iterations} iterations)"
+        if iterations is not None
+        else f"oracle ({args.samples} play-outs an action)"
+    )
     done = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
     started = time.process_time()
     with args.out.open("a") as out:
@@ -229,16 +261,18 @@ def cmd_check(args: argparse.Namespace) -> int:
             seed = bank_seed(args.seed, deal, "check/deal")
             game = new_game(seed, log=False)
             oracle: ThinkingAgent = OracleAgent(
-                ctx, bank_seed(args.seed, k, "check/oracle"), args.samples
+                ctx, bank_seed(args.seed, k, "check/oracle"), args.samples, iterations
             )
             level = bulk_agent(args.against, ctx, bank_seed(args.seed, k, "check/level"))
             players = [oracle, level] if oracle_side == REBEL else [level, oracle]
+            began = time.process_time()
             play_out(game, players)
             assert game.outcome is not None
             row = {
                 "deal": deal,
                 "oracle_side": "rebel" if oracle_side == REBEL else "imperial",
                 "oracle_won": game.outcome.winner == oracle_side,
+                "cpu": round(time.process_time() - began, 1),
             }
             done.append(row)
             out.write(json.dumps(row) + "\n")
@@ -253,7 +287,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     both = sum(all(w) for w in full)
     lost = sum(not any(w) for w in full)
     print(
-        f"oracle ({args.samples} play-outs an action) vs {args.against}: {wins} of "
+        f"{name} vs {args.against}: {wins} of "
         f"{2 * len(full)} games over {len(full)} deals ({100 * wins / max(1, 2 * len(full)):.0f}%,"
         f" {100 * low:.0f}-{100 * high:.0f}% by deals); deals won both {both}, lost both "
         f"{lost}, split {len(full) - both - lost}"
@@ -312,6 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     chk = sub.add_parser("check", help="the oracle as a player against a level")
     chk.add_argument("--against", default="ismcts:normal")
     chk.add_argument("--deals", type=int, default=8)
+    chk.add_argument("--oracle", choices=("search", "playouts"), default="search")
+    chk.add_argument("--iterations", type=int, default=SEARCH_ITERATIONS)
     chk.add_argument("--samples", type=int, default=SAMPLES)
     chk.add_argument("--seed", type=int, default=BANK_SEED)
     chk.add_argument("--out", type=Path, required=True)
