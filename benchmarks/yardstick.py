@@ -155,7 +155,7 @@ def _pct(e: dict[str, Any]) -> str:
 def cmd_choose(args: argparse.Namespace) -> int:
     """Each agent's choices at every position of the bank, kept in the cache folder."""
     bank = _bank(args.bank)
-    positions = bank.positions()
+    positions = bank.positions()[: args.limit]
     for spec in args.agents.split(","):
         bar = progress_bar(len(positions), None, unit="position")
         done = cached_choices(spec, positions, bank.seed, _cache(args.cache, spec), bar.update)
@@ -343,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cho.add_argument("--bank", type=Path, default=BANK_PATH)
     cho.add_argument("--agents", default=",".join(DEFAULT_AGENTS))
     cho.add_argument("--cache", type=Path, required=True)
+    cho.add_argument("--limit", type=int, default=None, help="the bank's first N positions")
     chk = sub.add_parser("check", help="the oracle as a player against a level")
     chk.add_argument("--against", default="ismcts:normal")
     chk.add_argument("--deals", type=int, default=8)
