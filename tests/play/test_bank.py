@@ -307,3 +307,34 @@ def test_the_yardstick_command_runs_on_a_tiny_bank(tmp_path: Path) -> None:
         ("random", "heuristic"),
         ("heuristic", "hint"),
     ]
+
+
+def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> None:
+    # Bank positions where "done deploying" and a deployment are both legal (so points are
+    # left): choosing "done deploying" there is counted with its regret; elsewhere it is not.
+    from rebelspace.engine import Kind
+    from rebelspace.play.yardstick import done_deploying
+
+    ctx = context_for()
+    done = ctx.space.done_deploying
+    bank = read_bank()
+    positions, labels = [], {}
+    for position in bank.positions():
+        legal = tuple(position.state(ctx).legal_actions())
+        if done in legal and any(ctx.space.decoded[a].kind == Kind.DEPLOY for a in legal):
+            wins = tuple(10 if a == done else 0 for a in legal)  # the oracle agrees
+            if len(positions) == 1:
+                wins = tuple(0 if a == done else 10 for a in legal)  # it does not
+            labels[position.index] = Label(position.index, legal, wins, 10)
+            positions.append(position)
+            if len(positions) == 3:
+                break
+    assert len(positions) == 3
+    games = {p.index: p.game for p in positions}
+    other = positions[2]
+    deploy = next(a for a in labels[other.index].legal if ctx.space.decoded[a].kind == Kind.DEPLOY)
+    chosen = {p.index: done for p in positions[:2]} | {other.index: deploy}
+    out = done_deploying(Choices("x", chosen, 0.0), labels, positions, games)
+    assert out["positions"] == 2
+    assert out["agreement"]["mean"] == pytest.approx(0.5)
+    assert out["regret"]["mean"] == pytest.approx(0.5)  # 0 where it agrees, 1 where not
