@@ -318,7 +318,8 @@ def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> 
     ctx = context_for()
     done = ctx.space.done_deploying
     bank = read_bank()
-    positions, labels = [], {}
+    positions: list[Position] = []
+    labels: dict[int, Label] = {}
     for position in bank.positions():
         legal = tuple(position.state(ctx).legal_actions())
         if done in legal and any(ctx.space.decoded[a].kind == Kind.DEPLOY for a in legal):
