@@ -34,8 +34,10 @@ from rebelspace.play.bank import (
     BANK_SEED,
     LABELS_PATH,
     PER_GAME,
+    SEARCH_LABELS_PATH,
     Bank,
     bank_seed,
+    default_labels,
     play_bank_game,
     read_bank,
     read_partial,
@@ -44,6 +46,7 @@ from rebelspace.play.bank import (
 from rebelspace.play.oracle import (
     FINISHED_BY,
     SAMPLES,
+    SEARCH_ITERATIONS,
     Label,
     OracleAgent,
     append_labels,
@@ -57,6 +60,7 @@ from rebelspace.play.yardstick import (
     Choices,
     cached_choices,
     choose_all,
+    done_deploying,
     game_index,
     report,
 )
@@ -103,6 +107,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_label(args: argparse.Namespace) -> int:
+    if args.labels is None:
+        args.labels = SEARCH_LABELS_PATH if args.oracle == "search" else LABELS_PATH
+    iterations = args.iterations if args.oracle == "search" else None
     bank = _bank(args.bank)
     done = read_labels(args.labels)
     others = {i for path in args.done for i in read_labels(path)}
@@ -114,7 +121,12 @@ def cmd_label(args: argparse.Namespace) -> int:
     def labels() -> Any:
         for position in todo:
             yield label_position(
-                position, bank.seed, args.samples, args.purpose, args.finishers.split(",")
+                position,
+                bank.seed,
+                args.samples,
+                args.purpose,
+                args.finishers.split(","),
+                iterations,
             )
             bar.update(1)
 
@@ -143,7 +155,7 @@ def _pct(e: dict[str, Any]) -> str:
 def cmd_choose(args: argparse.Namespace) -> int:
     """Each agent's choices at every position of the bank, kept in the cache folder."""
     bank = _bank(args.bank)
-    positions = bank.positions()
+    positions = bank.positions()[: args.limit]
     for spec in args.agents.split(","):
         bar = progress_bar(len(positions), None, unit="position")
         done = cached_choices(spec, positions, bank.seed, _cache(args.cache, spec), bar.update)
@@ -173,19 +185,36 @@ def cmd_measure(args: argparse.Namespace) -> int:
     if args.noise is not None:
         other = read_labels(args.noise)
         choices.append(_oracle_choices({i: v for i, v in other.items() if i in labels}, "oracle2"))
+    first = next(iter(labels.values()))
+    oracle = (
+        f"search oracle (ismcts:normal settings, {sum(first.visits)} iterations)"
+        if first.visits is not None
+        else f"oracle of {first.samples} play-outs per action"
+    )
     out = {
         "bank": str(args.bank),
         "labels": str(args.labels),
-        "samples": next(iter(labels.values())).samples,
+        "oracle": oracle,
+        "bank_positions": len(bank.positions()),
+        "positions": len(positions),
+        "games": len({games[p.index] for p in positions}),
         **report(choices, labels, games),
+        "done_deploying": [
+            done_deploying(c, labels, positions, games) for c in choices if c.agent != "oracle2"
+        ],
     }
     if args.json:
         print(json.dumps(out, indent=1))
-        return 0
+    else:
+        _print_measure(out)
+    return 0
+
+
+def _print_measure(out: dict[str, Any]) -> None:
     print(
-        f"{len(positions)} positions of {len({games[p.index] for p in positions})} games, "
-        f"oracle {out['samples']} play-outs per action; regret, agreement and oracle "
-        "blunders (regret > 10 points) in %, 95% intervals over games"
+        f"{out['positions']} labelled positions (of the bank's {out['bank_positions']}) of "
+        f"{out['games']} games, {out['oracle']}; regret, agreement and "
+        "oracle blunders (regret > 10 points) in %, 95% intervals over games"
     )
     print(f"  {'agent':<16} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
     for s in out["scores"]:
@@ -199,17 +228,31 @@ def cmd_measure(args: argparse.Namespace) -> int:
             f"  {d['a']} - {d['b']}: {_pct(d['regret_difference'])} points "
             f"over {d['positions']}; about {d['positions_needed']} positions needed"
         )
+    print('"done deploying" with points to spend and a deployment legal, and the oracle:')
+    for d in out["done_deploying"]:
+        if d["positions"]:
+            print(
+                f"  {d['agent']}: {d['positions']} positions, oracle agrees "
+                f"{_pct(d['agreement'])}%, regret {_pct(d['regret'])}"
+            )
+        else:
+            print(f"  {d['agent']}: never")
     print("half-width of the regret's interval (points) by bank size:")
     for w in out["half_width_by_positions"]:
         cells = ", ".join(f"{k} {100 * v:.2f}" for k, v in w["half_width"].items())
         print(f"  {w['positions']:>5} positions: {cells}")
-    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """The oracle as a player against ``--against``, both sides of each deal; a game a line
     in ``--out``, which a rerun continues."""
     ctx = context_for()
+    iterations = args.iterations if args.oracle == "search" else None
+    name = (
+        f"search oracle ({iterations} iterations)"
+        if iterations is not None
+        else f"oracle ({args.samples} play-outs an action)"
+    )
     done = [json.loads(x) for x in args.out.read_text().splitlines()] if args.out.exists() else []
     started = time.process_time()
     with args.out.open("a") as out:
@@ -218,16 +261,18 @@ def cmd_check(args: argparse.Namespace) -> int:
             seed = bank_seed(args.seed, deal, "check/deal")
             game = new_game(seed, log=False)
             oracle: ThinkingAgent = OracleAgent(
-                ctx, bank_seed(args.seed, k, "check/oracle"), args.samples
+                ctx, bank_seed(args.seed, k, "check/oracle"), args.samples, iterations
             )
             level = bulk_agent(args.against, ctx, bank_seed(args.seed, k, "check/level"))
             players = [oracle, level] if oracle_side == REBEL else [level, oracle]
+            began = time.process_time()
             play_out(game, players)
             assert game.outcome is not None
             row = {
                 "deal": deal,
                 "oracle_side": "rebel" if oracle_side == REBEL else "imperial",
                 "oracle_won": game.outcome.winner == oracle_side,
+                "cpu": round(time.process_time() - began, 1),
             }
             done.append(row)
             out.write(json.dumps(row) + "\n")
@@ -242,7 +287,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     both = sum(all(w) for w in full)
     lost = sum(not any(w) for w in full)
     print(
-        f"oracle ({args.samples} play-outs an action) vs {args.against}: {wins} of "
+        f"{name} vs {args.against}: {wins} of "
         f"{2 * len(full)} games over {len(full)} deals ({100 * wins / max(1, 2 * len(full)):.0f}%,"
         f" {100 * low:.0f}-{100 * high:.0f}% by deals); deals won both {both}, lost both "
         f"{lost}, split {len(full) - both - lost}"
@@ -262,10 +307,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     gen.add_argument("--limit", type=int, default=None, help="play at most N missing games")
     lab = sub.add_parser("label", help="label the next chunk of positions")
     lab.add_argument("--bank", type=Path, default=BANK_PATH)
-    lab.add_argument("--labels", type=Path, default=LABELS_PATH)
+    lab.add_argument(
+        "--labels", type=Path, default=None, help="default: the shipped labels of --oracle"
+    )
     lab.add_argument("--chunk", type=int, default=100)
-    lab.add_argument("--samples", type=int, default=SAMPLES)
-    lab.add_argument("--purpose", default="oracle", help="seed stream (oracle2: independent)")
+    lab.add_argument(
+        "--oracle",
+        choices=("search", "playouts"),
+        default="search",
+        help="search: ISMCTS at 20x normal (the default); playouts: heuristic play-outs",
+    )
+    lab.add_argument("--iterations", type=int, default=SEARCH_ITERATIONS)
+    lab.add_argument("--samples", type=int, default=SAMPLES, help="play-outs per action")
+    lab.add_argument(
+        "--purpose", default=None, help="seed stream (another one: an independent labelling)"
+    )
     lab.add_argument(
         "--done", type=Path, action="append", default=[], help="skip positions labelled here"
     )
@@ -273,11 +329,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     lab.add_argument(
         "--finishers",
         default=",".join(FINISHED_BY),
-        help="who ends the turn in play-outs; search:N for the search oracle instead",
+        help="who ends the turn in play-outs",
     )
     mea = sub.add_parser("measure", help="agents' regret on the bank")
     mea.add_argument("--bank", type=Path, default=BANK_PATH)
-    mea.add_argument("--labels", type=Path, default=LABELS_PATH)
+    mea.add_argument("--labels", type=Path, default=default_labels())
     mea.add_argument("--agents", default=",".join(DEFAULT_AGENTS))
     mea.add_argument("--limit", type=int, default=None, help="the first N labelled positions")
     mea.add_argument("--noise", type=Path, default=None, help="a second labelling to compare")
@@ -287,9 +343,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     cho.add_argument("--bank", type=Path, default=BANK_PATH)
     cho.add_argument("--agents", default=",".join(DEFAULT_AGENTS))
     cho.add_argument("--cache", type=Path, required=True)
+    cho.add_argument("--limit", type=int, default=None, help="the bank's first N positions")
     chk = sub.add_parser("check", help="the oracle as a player against a level")
     chk.add_argument("--against", default="ismcts:normal")
     chk.add_argument("--deals", type=int, default=8)
+    chk.add_argument("--oracle", choices=("search", "playouts"), default="search")
+    chk.add_argument("--iterations", type=int, default=SEARCH_ITERATIONS)
     chk.add_argument("--samples", type=int, default=SAMPLES)
     chk.add_argument("--seed", type=int, default=BANK_SEED)
     chk.add_argument("--out", type=Path, required=True)

@@ -455,7 +455,8 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
             "rebelspace/agents/distilled/weights.json",  # the distilled policy
             "rebelspace/data/ladder.json",  # the levels' published ratings
             "rebelspace/data/bank.jsonl.gz",  # the yardstick's positions (issue 29)
-            "rebelspace/data/bank-labels.jsonl",  # and their oracle's labels
+            "rebelspace/data/bank-labels.jsonl",  # and their first oracle's labels
+            "rebelspace/data/bank-labels-search.jsonl",  # and the search oracle's (default)
         } <= names
         # The rules are a copy of docs/rules.md, not a link.
         assert wheel.read("rebelspace/data/rules.md") == (ROOT / "docs" / "rules.md").read_bytes()

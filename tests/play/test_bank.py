@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rebelspace.engine import context_for
+from rebelspace.engine import GameState, context_for
 from rebelspace.engine.sampling import sample_state
 from rebelspace.play.bank import (
     BANK_AGENTS,
@@ -20,13 +20,24 @@ from rebelspace.play.bank import (
     LABELS_PATH,
     PAIRS,
     PER_GAME,
+    SEARCH_LABELS_PATH,
+    Position,
     bank_seed,
     generate,
     read_bank,
     step_name,
     write_bank,
 )
-from rebelspace.play.oracle import Label, action_wins, read_labels
+from rebelspace.play.oracle import (
+    SEARCH_ITERATIONS,
+    SEARCH_SCALE,
+    Label,
+    action_wins,
+    label_position,
+    read_labels,
+    search_floor,
+    search_values,
+)
 from rebelspace.play.yardstick import (
     BLUNDER,
     Choices,
@@ -65,9 +76,9 @@ def test_the_bank_holds_games_of_every_pair_of_agents_on_both_sides() -> None:
     assert len({p.index for p in positions}) == len(positions) == PER_GAME * len(bank.games)
 
 
-def _check_positions(count: int | None) -> Counter[str]:
+def _check_positions(count: int | None, path: Path = LABELS_PATH) -> Counter[str]:
     bank = read_bank()
-    labels = read_labels(LABELS_PATH)
+    labels = read_labels(path)
     ctx = context_for()
     steps: Counter[str] = Counter()
     positions = [p for p in bank.positions() if p.index in labels][:count]
@@ -81,13 +92,30 @@ def _check_positions(count: int | None) -> Counter[str]:
     return steps
 
 
-def test_the_first_labelled_positions_replay_and_their_legal_actions_match_the_labels() -> None:
-    _check_positions(60)
+@pytest.mark.parametrize("path", [LABELS_PATH, SEARCH_LABELS_PATH], ids=["playouts", "search"])
+def test_the_first_labelled_positions_replay_and_their_legal_actions_match_the_labels(
+    path: Path,
+) -> None:
+    _check_positions(60, path)
+
+
+def test_the_search_labels_are_the_search_oracles_with_every_action_visited() -> None:
+    # Every shipped search label: a win estimate out of SEARCH_SCALE per legal action, root
+    # visits summing to the iterations, none below the floor.
+    labels = read_labels(SEARCH_LABELS_PATH)
+    assert labels
+    for label in labels.values():
+        assert label.samples == SEARCH_SCALE and label.visits is not None
+        assert len(label.wins) == len(label.visits) == len(label.legal)
+        assert all(0 <= w <= SEARCH_SCALE for w in label.wins)
+        assert sum(label.visits) == SEARCH_ITERATIONS
+        assert min(label.visits) >= search_floor(len(label.legal), SEARCH_ITERATIONS)
 
 
 @pytest.mark.slow
-def test_every_labelled_position_replays_and_covers_the_steps_of_a_turn() -> None:
-    steps = _check_positions(None)
+@pytest.mark.parametrize("path", [LABELS_PATH, SEARCH_LABELS_PATH], ids=["playouts", "search"])
+def test_every_labelled_position_replays_and_covers_the_steps_of_a_turn(path: Path) -> None:
+    steps = _check_positions(None, path)
     # The steps where a player has a real choice (two or more legal actions) in these games.
     assert {"draw", "form groups", "block", "target", "battle tricks", "deploy", "end"} <= set(
         steps
@@ -128,6 +156,54 @@ def test_the_oracle_reads_only_the_players_view() -> None:
     assert action_wins(state.view(me), legal, ctx, 9, 3) == action_wins(
         other.view(me), legal, ctx, 9, 3
     )
+
+
+def _position_with_choices(least: int) -> tuple[Position, GameState]:
+    """The first bank position with at least ``least`` legal actions, and its state."""
+    ctx = context_for()
+    for position in read_bank().positions():
+        state = position.state(ctx)
+        if len(state.legal_actions()) >= least:
+            return position, state
+    raise AssertionError(f"no bank position with {least} legal actions")
+
+
+def test_the_search_oracle_reads_only_the_players_view() -> None:
+    # Two true states with the same view (the hidden cards dealt again from the mover's
+    # view) get the same estimates and visits from the same seed.
+    position, state = _position_with_choices(3)
+    ctx = context_for()
+    me = state.to_move
+    other = sample_state(state.view(me), ctx, 777)
+    assert (other.hand[1 - me], other.deck) != (state.hand[1 - me], state.deck)  # truly another
+    legal = state.legal_actions()
+    assert search_values(state.view(me), legal, ctx, 4, 60) == search_values(
+        other.view(me), legal, ctx, 4, 60
+    )
+
+
+def test_the_search_oracle_is_determined_by_its_seed_and_visits_every_action() -> None:
+    position, state = _position_with_choices(3)
+    ctx = context_for()
+    view, legal = state.view(state.to_move), state.legal_actions()
+    first = search_values(view, legal, ctx, 11, 150)
+    assert search_values(view, legal, ctx, 11, 150) == first
+    wins, visits = first
+    assert sum(visits) == 150
+    assert min(visits) >= search_floor(len(legal), 150) >= 1
+    assert all(0 <= w <= SEARCH_SCALE for w in wins)
+    # A label of a position is its search from the bank's seed for it: the same twice.
+    label = label_position(position, BANK_SEED, iterations=150)
+    assert label == label_position(position, BANK_SEED, iterations=150)
+    assert label.legal == tuple(legal) and label.visits is not None
+
+
+def test_the_search_floor_is_100_visits_or_an_equal_part_of_half_the_iterations() -> None:
+    assert search_floor(2, 5000) == 100
+    assert search_floor(25, 5000) == 100
+    assert search_floor(50, 5000) == 50
+    assert search_floor(3, 150) == 25
+    assert search_floor(200, 150) == 1
 
 
 LABEL = Label(index=0, legal=(5, 7, 9), wins=(10, 16, 4), samples=16)
@@ -200,9 +276,16 @@ def test_the_yardstick_command_runs_on_a_tiny_bank(tmp_path: Path) -> None:
     bank, labels = tmp_path / "bank.jsonl.gz", tmp_path / "labels.jsonl"
     _run("generate", "--games", "2", "--per-game", "2", "--seed", "5", "--out", str(bank))
     assert len(read_bank(bank).positions()) == 4
-    _run("label", "--bank", str(bank), "--labels", str(labels), "--chunk", "3", "--samples", "2")
-    _run("label", "--bank", str(bank), "--labels", str(labels), "--samples", "2")  # resumes
+    play = ("--oracle", "playouts", "--samples", "2")
+    _run("label", "--bank", str(bank), "--labels", str(labels), "--chunk", "3", *play)
+    _run("label", "--bank", str(bank), "--labels", str(labels), *play)  # resumes
     assert sorted(read_labels(labels)) == [0, 1, 2, 3]
+    searched = tmp_path / "search.jsonl"
+    _run("label", "--bank", str(bank), "--labels", str(searched), "--iterations", "30")
+    assert [lb.legal for lb in read_labels(searched).values()] == [
+        lb.legal for lb in read_labels(labels).values()
+    ]
+    assert all(sum(lb.visits or ()) == 30 for lb in read_labels(searched).values())
     out = json.loads(
         _run(
             "measure",
@@ -224,3 +307,35 @@ def test_the_yardstick_command_runs_on_a_tiny_bank(tmp_path: Path) -> None:
         ("random", "heuristic"),
         ("heuristic", "hint"),
     ]
+
+
+def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> None:
+    # Bank positions where "done deploying" and a deployment are both legal (so points are
+    # left): choosing "done deploying" there is counted with its regret; elsewhere it is not.
+    from rebelspace.engine import Kind
+    from rebelspace.play.yardstick import done_deploying
+
+    ctx = context_for()
+    done = ctx.space.done_deploying
+    bank = read_bank()
+    positions: list[Position] = []
+    labels: dict[int, Label] = {}
+    for position in bank.positions():
+        legal = tuple(position.state(ctx).legal_actions())
+        if done in legal and any(ctx.space.decoded[a].kind == Kind.DEPLOY for a in legal):
+            wins = tuple(10 if a == done else 0 for a in legal)  # the oracle agrees
+            if len(positions) == 1:
+                wins = tuple(0 if a == done else 10 for a in legal)  # it does not
+            labels[position.index] = Label(position.index, legal, wins, 10)
+            positions.append(position)
+            if len(positions) == 3:
+                break
+    assert len(positions) == 3
+    games = {p.index: p.game for p in positions}
+    other = positions[2]
+    deploy = next(a for a in labels[other.index].legal if ctx.space.decoded[a].kind == Kind.DEPLOY)
+    chosen = {p.index: done for p in positions[:2]} | {other.index: deploy}
+    out = done_deploying(Choices("x", chosen, 0.0), labels, positions, games)
+    assert out["positions"] == 2
+    assert out["agreement"]["mean"] == pytest.approx(0.5)
+    assert out["regret"]["mean"] == pytest.approx(0.5)  # 0 where it agrees, 1 where not

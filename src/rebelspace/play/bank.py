@@ -36,11 +36,19 @@ BANK_AGENTS = ("random", "heuristic", "distilled", "ismcts:easy", "ismcts:normal
 #: Every ordered pair of them; game ``i`` is played by pair ``i % len(PAIRS)`` (Rebel first).
 PAIRS = tuple(product(BANK_AGENTS, repeat=2))
 
-#: The shipped bank: its games (gzip'd JSON lines) and its oracle's labels (JSON lines, appended
-#: to in chunks by ``play.oracle``).
+#: The shipped bank: its games (gzip'd JSON lines) and its oracles' labels (JSON lines, appended
+#: to in chunks by ``play.oracle``): the search oracle's, the yardstick's default, and the
+#: first oracle's (heuristic play-outs), kept to compare.
 DATA = Path(__file__).resolve().parents[1] / "data"
 BANK_PATH = DATA / "bank.jsonl.gz"
+SEARCH_LABELS_PATH = DATA / "bank-labels-search.jsonl"
 LABELS_PATH = DATA / "bank-labels.jsonl"
+
+
+def default_labels() -> Path:
+    """The labels the yardstick reads unless told: the search oracle's when there are any."""
+    return SEARCH_LABELS_PATH if SEARCH_LABELS_PATH.exists() else LABELS_PATH
+
 
 #: The shipped bank's parameters.
 BANK_SEED = 2029

@@ -23,11 +23,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rebelspace.agents.advice import win_probability
 from rebelspace.agents.base import ThinkingAgent
+from rebelspace.agents.evaluate import score as units_score
 from rebelspace.agents.heuristic import heuristic_action
+from rebelspace.agents.ismcts import LEVELS, ISMCTSAgent, Node
 from rebelspace.bounds import MAX_DECISIONS
 from rebelspace.engine import GameContext, GameState, PlayerView, context_for
 from rebelspace.engine.sampling import sample_state
@@ -49,6 +52,7 @@ class Label:
     legal: tuple[int, ...]
     wins: tuple[int, ...]
     samples: int
+    visits: tuple[int, ...] | None = None  # the search oracle's root visits of each action
 
     def win_chances(self) -> list[float]:
         return [w / self.samples for w in self.wins]
@@ -57,12 +61,15 @@ class Label:
         return max(self.wins) / self.samples
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "i": self.index,
             "legal": list(self.legal),
             "wins": list(self.wins),
             "n": self.samples,
         }
+        if self.visits is not None:
+            out["v"] = list(self.visits)
+        return out
 
 
 def play_to_end(state: GameState) -> int:
@@ -137,51 +144,109 @@ def action_wins(
 
 #: The search oracle's scale: its win estimates are kept as wins out of this many.
 SEARCH_SCALE = 1000
+#: The search oracle's iterations: 20 times ``ismcts:normal``'s 250, at normal's settings.
+SEARCH_ITERATIONS = 5000
+#: The fewest visits every legal action gets at the search oracle's root ...
+SEARCH_FLOOR = 100
+#: ... unless that takes more than this share of the iterations (many legal actions): then
+#: each gets an equal part of that share.
+SEARCH_FLOOR_SHARE = 0.5
+#: The ``--finishers`` name of the search oracle (``label_position``) and its seed stream.
+SEARCH = "search"
+SEARCH_PURPOSE = "oracle/search"
 
 
-def search_wins(
+class _FlooredSearch(ISMCTSAgent):
+    """ISMCTS whose root visits its least visited action while any has fewer than ``floor``
+    visits (``search_values``); below the root, and above the floor, it is the level's UCT."""
+
+    floor = 0
+    _root: Node | None = None
+
+    def _descend(self, state: GameState, root: Node) -> list[Node]:
+        self._root = root
+        return super()._descend(state, root)
+
+    def _uct_pick(self, node: Node, moves: Sequence[int]) -> int:
+        if node is self._root:
+            # The root expands every action before it picks (``_may_expand``), so each of
+            # ``moves`` has a child here; the first of the least visited, in the engine's order.
+            least = min(moves, key=lambda a: node.children[a].visits)
+            if node.children[least].visits < self.floor:
+                return least
+        return super()._uct_pick(node, moves)
+
+
+def search_floor(actions: int, iterations: int) -> int:
+    """The visits each of ``actions`` legal actions is given at least at the root."""
+    return max(1, min(SEARCH_FLOOR, int(SEARCH_FLOOR_SHARE * iterations) // max(actions, 1)))
+
+
+def _floored_agent(ctx: GameContext, seed: int, iterations: int, floor: int) -> _FlooredSearch:
+    """``ismcts:normal`` at ``iterations``, without a time cap, whose root visits each legal
+    action at least ``floor`` times before UCT chooses there."""
+    budget = replace(LEVELS["normal"], iterations=iterations, seconds=None)
+    agent = _FlooredSearch(ctx, seed, budget)
+    agent.floor = floor
+    return agent
+
+
+def search_values(
     view: PlayerView, legal: Sequence[int], ctx: GameContext, seed: int, iterations: int
-) -> list[int]:
-    """A second kind of oracle, to compare with the play-outs: ``ismcts:normal``'s search with
-    ``iterations`` iterations (20 times normal's at 5,000) from the player's view; each
-    action's estimated chance of winning (``advice.win_probability`` of its mean value), out of
-    ``SEARCH_SCALE``. It is the searching levels' own method, so it leans their way."""
-    from dataclasses import replace
+) -> tuple[list[int], list[int]]:
+    """The search oracle: ``ismcts:normal``'s search with ``iterations`` iterations (20 times
+    normal's at 5,000) from the player's view, every legal action visited at least
+    ``search_floor`` times at the root. For each of ``legal``: its estimated chance of
+    winning out of ``SEARCH_SCALE`` (the hint's ``advice.win_probability`` of the root
+    child's mean value, against the root's score), and the child's visits.
 
-    from rebelspace.agents.advice import win_probability
-    from rebelspace.agents.evaluate import score as race_score
-    from rebelspace.agents.ismcts import LEVELS, ISMCTSAgent
-
-    agent = ISMCTSAgent(ctx, seed, replace(LEVELS["normal"], iterations=iterations, seconds=None))
+    Why a floor rather than plain UCT: UCT spends its iterations on the actions it already
+    rates best, so a poor action may be tried a handful of times, and its mean over those is
+    noise; an agent's regret is read on exactly those actions. Why a floor rather than an
+    equal forced search of each action (root-parallel): that costs the whole budget once per
+    action (positions have up to dozens), where the floor costs at most half of one, and the
+    rest still goes where UCT finds the close decisions. The root's actions are the same in
+    every determinization (they are the view's), so each is visited in every iteration that
+    picks it."""
+    me = 0 if view.player == "rebel" else 1
+    agent = _floored_agent(ctx, seed, iterations, search_floor(len(legal), iterations))
     root_state = sample_state(view, ctx, agent.rng.getrandbits(62))
     agent.search(root_state, legal)
-    assert agent.last_root is not None
-    baseline = race_score(root_state, root_state.to_move)
-    out = []
+    root = agent.last_root
+    assert root is not None
+    baseline = units_score(root_state, me)  # normal's evaluation's score, as the hint's
+    wins, visits = [], []
     for action in legal:
-        child = agent.last_root.children.get(action)
-        win = win_probability(child.reward / child.visits, baseline) if child else 0.0
-        out.append(round(SEARCH_SCALE * win))
-    return out
+        child = root.children.get(action)
+        n = child.visits if child is not None else 0
+        win = win_probability(child.reward / n, baseline) if child is not None and n else 0.0
+        wins.append(round(SEARCH_SCALE * win))
+        visits.append(n)
+    return wins, visits
 
 
 def label_position(
     position: Position,
     bank: int,
     samples: int = SAMPLES,
-    purpose: str = "oracle",
+    purpose: str | None = None,
     finishers: Sequence[str] = FINISHED_BY,
+    iterations: int | None = None,
 ) -> Label:
-    """The oracle's label of ``position`` of the bank seeded ``bank``; ``purpose`` names the
-    seed stream, so that an independent labelling (another purpose) draws other samples."""
+    """The oracle's label of ``position`` of the bank seeded ``bank``: the search oracle's
+    (``search_values``) with ``iterations``, else the play-outs' (``action_wins``, ``samples``
+    each, ``finishers``). ``purpose`` names the seed stream (by default ``oracle`` for the
+    play-outs, ``SEARCH_PURPOSE`` for the search), so that an independent labelling
+    (another purpose) draws other samples."""
     ctx = context_for()
     state = position.state(ctx)
     legal = state.legal_actions()
     view = state.view(state.to_move)
-    seed = bank_seed(bank, position.index, purpose)
-    if finishers and finishers[0].startswith("search:"):
-        wins = search_wins(view, legal, ctx, seed, int(finishers[0].removeprefix("search:")))
-        return Label(position.index, tuple(legal), tuple(wins), SEARCH_SCALE)
+    if iterations is not None:
+        seed = bank_seed(bank, position.index, purpose or SEARCH_PURPOSE)
+        wins, visits = search_values(view, legal, ctx, seed, iterations)
+        return Label(position.index, tuple(legal), tuple(wins), SEARCH_SCALE, tuple(visits))
+    seed = bank_seed(bank, position.index, purpose or "oracle")
     wins = action_wins(view, legal, ctx, seed, samples, finishers)
     return Label(position.index, tuple(legal), tuple(wins), samples)
 
@@ -195,7 +260,10 @@ def read_labels(path: Path) -> dict[int, Label]:
         if not line.strip():
             continue
         d = json.loads(line)
-        out[int(d["i"])] = Label(int(d["i"]), tuple(d["legal"]), tuple(d["wins"]), int(d["n"]))
+        visits = tuple(int(v) for v in d["v"]) if "v" in d else None
+        out[int(d["i"])] = Label(
+            int(d["i"]), tuple(d["legal"]), tuple(d["wins"]), int(d["n"]), visits
+        )
     return out
 
 
@@ -212,14 +280,22 @@ def append_labels(path: Path, labels: Iterable[Label]) -> int:
 
 
 class OracleAgent(ThinkingAgent):
-    """The oracle as a player, from its own view: the action that won most often. For the check
-    that the oracle is stronger than the levels (docs/yardstick.md)."""
+    """The oracle as a player, from its own view: the action it rates best (the first of
+    equals), by the search oracle with ``iterations``, else by ``samples`` play-outs. For the
+    check that the oracle is stronger than the levels (docs/yardstick.md)."""
 
-    def __init__(self, ctx: GameContext, seed: int, samples: int = SAMPLES) -> None:
+    def __init__(
+        self, ctx: GameContext, seed: int, samples: int = SAMPLES, iterations: int | None = None
+    ) -> None:
         self.ctx = ctx
         self.rng = random.Random(seed)
         self.samples = samples
+        self.iterations = iterations
 
     def choose(self, view: PlayerView, legal: Sequence[int]) -> int:
-        wins = action_wins(view, legal, self.ctx, self.rng.getrandbits(62), self.samples)
+        seed = self.rng.getrandbits(62)
+        if self.iterations is not None:
+            wins, _ = search_values(view, legal, self.ctx, seed, self.iterations)
+        else:
+            wins = action_wins(view, legal, self.ctx, seed, self.samples)
         return legal[max(range(len(legal)), key=wins.__getitem__)]

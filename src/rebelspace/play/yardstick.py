@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rebelspace.agents.advice import hint
-from rebelspace.engine import GameContext, PlayerView, context_for
+from rebelspace.engine import GameContext, Kind, PlayerView, context_for
 
 from .bank import Bank, Position, bank_seed
 from .match import bulk_agent
@@ -289,3 +289,33 @@ def report(
         "pairs": compared,
         "half_width_by_positions": widths,
     }
+
+
+def done_deploying(
+    choices: Choices,
+    labels: dict[int, Label],
+    positions: Sequence[Position],
+    game_of: dict[int, int],
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The positions where ``choices`` chose "done deploying" while the player had points to
+    spend and a deployment was legal (the hint's "done deploying" of issue 29): how many, how
+    often the oracle rated "done deploying" best too (agreement), and the regret there."""
+    ctx = context_for()
+    decoded = ctx.space.decoded
+    done = ctx.space.done_deploying
+    values: list[tuple[int, float]] = []
+    for position in positions:
+        i = position.index
+        if choices.chosen.get(i) != done or i not in labels:
+            continue
+        state = position.state(ctx)
+        view = state.view(state.to_move)
+        legal = labels[i].legal
+        if view.deploy_points and any(decoded[a].kind == Kind.DEPLOY for a in legal):
+            values.append((game_of[i], regret(labels[i], done)))
+    out: dict[str, Any] = {"agent": choices.agent, "positions": len(values)}
+    if values:
+        out["agreement"] = bootstrap([(g, float(r == 0.0)) for g, r in values], seed).to_dict()
+        out["regret"] = bootstrap(values, seed).to_dict()
+    return out
