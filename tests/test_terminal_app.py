@@ -514,7 +514,9 @@ def test_the_board_in_a_pseudo_terminal_saves_on_ctrl_c_and_exits_0(tmp_path: Pa
     import os
 
     pexpect = pytest.importorskip("pexpect")
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR")}
+    # Not started by make (make test sets MAKELEVEL, and the advice would name `make play`).
+    dropped = ("COLUMNS", "LINES", "NO_COLOR", "MAKELEVEL", "MAKEFLAGS", "MFLAGS")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(TERM="xterm-256color")
     if "PYTHONPATH" in env:  # this tree's sources, from the spawned process's folder too
         env["PYTHONPATH"] = os.pathsep.join(
