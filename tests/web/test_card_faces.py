@@ -13,7 +13,7 @@ from tests.server.server_process import ServerProcess
 from tests.web.web_pages import api, open_page
 
 # Every card drawn into a table (the page's CSS applies), then each face measured.
-MEASURE = """async () => {
+MEASURE = r"""async () => {
   const cards = await import('/cards.js');
   const words = await import('/words.js');
   await cards.loadCatalogue();
