@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from rebelspace.engine import (
@@ -259,7 +258,17 @@ def choices(
             rows[-1][1].append(f"{n}. {rest}")
         else:
             rows.append((shared, [f"{n}. {rest}" if not shared else f"{n}. {rest}"]))
-    lines = [f"{shared}: " + " · ".join(items) if shared else items[0] for shared, items in rows]
+    lines: list[str] = []
+    verb = None  # "block": the verb of the last line's "block group 1 with", to share it
+    for shared, items in rows:
+        said = f"{shared}: " + " · ".join(items) if shared else items[0]
+        first, _, more = shared.partition(" ")
+        numbered = any(c.isdigit() for c in shared)
+        if numbered and first == verb:  # "block group 1 with: 1. … ; group 2 with: 3. …"
+            lines[-1] += f"; {more}: " + " · ".join(items)
+        else:
+            lines.append(said)
+        verb = first if numbered else None
     # On the question's line(s) when the question and its choices take two lines at most.
     if len(head) + sum(len(line) + 3 for line in lines) <= 150:
         return [head.append(" " + " · ".join(lines))]
@@ -268,14 +277,13 @@ def choices(
 
 def _split(action: ActionView, db: CardDB, known: Collection[str] = ()) -> tuple[str, str]:
     """A choice as the words it may share with others and its own: ``("deploy", "Rebel
-    Soldier (cost 1, 1/0/1)")``, or ``("", text)`` when its card does not end its text."""
+    Soldier (cost 1, 1/0/1)")``, ``("block group 2 with", "Princess")``, or ``("", text)``
+    when its card does not end its text."""
     text = choice_text(action, db, known)
     card = action.card
     if card is None or not action.text.endswith(" " + card):
         return "", text
     shared = action.text[: -len(card) - 1]
-    if any(c.isdigit() for c in shared):  # "block group 2 with": choices share "block"
-        shared = shared.split(" ", 1)[0]
     return shared, text[len(shared) + 1 :].replace("  (", " (")
 
 
@@ -349,9 +357,10 @@ class LogRun:
 
 
 class BattleBook:
-    """The battles of one attack phase, gathered from their events and shown as a small table
-    when the phase is over: each group against its blockers or target, both values, the
-    result, the casualties picked and the damage it dealt."""
+    """The battles of one attack phase, gathered from their events and said when the phase is
+    over: each group that fought against its blockers or target, both values, the result and
+    the casualties picked, a line for all the groups that got through with the damage each
+    dealt, and the cards the damage discarded."""
 
     KINDS = (
         ev.Attacked,
@@ -375,9 +384,10 @@ class BattleBook:
         if isinstance(event, self.KINDS):
             self.events.append(event)
 
-    def table(self, names: Sequence[str], *, narrow: bool = False) -> Table | Group | None:
-        """The table, once at least one group fought or got through; then the book is empty.
-        ``narrow``: a few lines a group instead of columns (the board's log pane)."""
+    def table(self, names: Sequence[str], *, narrow: bool = False) -> Hanging | Group | None:
+        """The results, once at least one group fought or got through; then the book is
+        empty. ``narrow``: a line a group and the title on a line of its own (the board's
+        log pane)."""
         fought = [e for e in self.events if isinstance(e, ev.BattleResolved | ev.GotThrough)]
         if not fought:
             return None
@@ -394,7 +404,7 @@ class BattleBook:
         else:
             # A line a group that fought, and one for all the groups that got through: the
             # battle in as few lines as it reads well in (issue 32).
-            fought = [_narrow_row(row) for row in rows if row[2] != "unblocked"]
+            said = [_narrow_row(row) for row in rows if row[2] != "unblocked"]
             through = [row for row in rows if row[2] == "unblocked"]
             if through:
                 line = Text("got through: ")
@@ -404,9 +414,10 @@ class BattleBook:
                     damage = row[5]
                     line.append_text(damage if isinstance(damage, Text) else Text(damage))
                     line.append(")")
-                fought.append(line)
-            head = Text(f"{title}: ", style=STYLES[attacker])
-            lines = [head.append_text(fought[0]), *fought[1:]]
+                said.append(line)
+            head = Text()
+            head.append(f"{title}: ", style=STYLES[attacker])
+            lines = [head.append_text(said[0]), *said[1:]]
         for e in self.events:
             if isinstance(e, ev.DamageDealt):
                 discarded = joined(grouped(names[c] for c in e.cards))
