@@ -432,7 +432,7 @@ def _add_scenario(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
-    from rebelspace.tui import position_dict, position_lines
+    from rebelspace.position_text import position_dict, position_lines
 
     try:
         game = load_scenario_file(args.file, cards=cards_from(args))

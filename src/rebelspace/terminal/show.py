@@ -27,7 +27,7 @@ from rebelspace.engine import (
 )
 from rebelspace.engine import events as ev
 from rebelspace.engine.cards import ACTION, PSION
-from rebelspace.tui import battle_lines
+from rebelspace.position_text import battle_lines
 
 from .cards import brief
 
@@ -308,12 +308,13 @@ class LogRun:
         self.subject: str | None = None
         self.parts: list[str] = []
         self.deployed: dict[int, list[str]] = {}  # part index: the cards its "deploys" names
+        self.texts: list[str] = []  # the lines added, as they came
 
     def __bool__(self) -> bool:
         return bool(self.parts)
 
     def clear(self) -> None:
-        self.subject, self.parts, self.deployed = None, [], {}
+        self.subject, self.parts, self.deployed, self.texts = None, [], {}, []
 
     @staticmethod
     def _subject(text: str) -> str | None:
@@ -326,11 +327,12 @@ class LogRun:
         """Add ``text`` to the run; False (nothing added) when it belongs to another line."""
         subject = self._subject(text)
         if not self.parts:
-            self.subject, self.parts = subject, [text]
+            self.subject, self.parts, self.texts = subject, [text], [text]
             self._note_deploy(0, text, subject)
             return True
         if subject is None or subject != self.subject or text.startswith("-- "):
             return False
+        self.texts.append(text)
         rest = text[len(subject) + 1 :]
         last = len(self.parts) - 1
         if rest.startswith("deploys ") and last in self.deployed:
@@ -346,14 +348,18 @@ class LogRun:
             self.deployed[k] = [text[len(verb) :]]
 
     def line(self) -> Labelled:
+        style = side_style(self.subject.lower()) if self.subject else ""
+        return labelled([("|", Text(self.text(), style=style.replace("bold ", "")))])
+
+    def text(self) -> str:
+        """The run as one line of text."""
         parts = list(self.parts)
         for k, cards in self.deployed.items():
             parts[k] = parts[k][: parts[k].index("deploys ")] + "deploys " + joined(grouped(cards))
         text = parts[0]
         if len(parts) > 1:
             text += (" " if text.endswith(" --") else "; ") + "; ".join(parts[1:])
-        style = side_style(self.subject.lower()) if self.subject else ""
-        return labelled([("|", Text(text, style=style.replace("bold ", "")))])
+        return text
 
 
 class BattleBook:
