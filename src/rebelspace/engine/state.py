@@ -345,7 +345,7 @@ class GameState:
         """The ids of every legal action for the player to move, ascending (empty when over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = rules.LEGAL[self.step](self)
+            legal = self._legal = rules.legal(self)
         # Sorted, so the list depends only on what the player knows, not on hand order.
         return sorted(legal)
 
@@ -396,7 +396,7 @@ class GameState:
             self._check_turn(a, player)
         legal = self._legal
         if legal is None:
-            legal = rules.LEGAL[self.step](self)
+            legal = rules.legal(self)
         if a not in legal:
             raise IllegalActionError(rules.explain_illegal(self, a, legal))
         self._legal = None
@@ -409,7 +409,7 @@ class GameState:
         if copy:
             rules.apply_copy(self, kind, card, group, target, extra, copy)
         else:
-            rules.HANDLERS[kind](self, card, group, target, extra)
+            rules.handle(self, kind, card, group, target, extra)
         if events is None:
             return NO_EVENTS
         new = events[first:]
