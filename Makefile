@@ -82,7 +82,8 @@ pure:
 	rm -f $(COMPILED_STAMP)
 
 # Every test, lint included, on the pure build; then the compiled build, compared with the pure
-# one game for game (tests/compiled/). The compiled build stays in place afterwards.
+# one game for game (tests/compiled/), and given bad input of every kind (test_bad_input.py:
+# the same typed errors on both builds). The compiled build stays in place afterwards.
 # Installs every extra, and Debian's chromium for the browser tests (apt-get, so root on
 # Debian; see chromium below).
 test: $(STAMP_ALL) chromium axe-core postgresql
@@ -91,7 +92,7 @@ test: $(STAMP_ALL) chromium axe-core postgresql
 	$(MAKE) pure
 	$(BIN)/python -m pytest -n 2
 	$(MAKE) fast
-	$(BIN)/python -m pytest -n 0 tests/compiled tests/test_build.py
+	$(BIN)/python -m pytest -n 0 tests/compiled tests/test_build.py tests/engine/test_bad_input.py
 
 # The browser client's end-to-end tests drive Debian's chromium through Playwright
 # (Playwright's own browser download does not work here). Installed only when missing.

@@ -9,10 +9,11 @@ data, dispatches decisions to the rules and guards legality in one place (``appl
 from __future__ import annotations
 
 import functools
+import operator
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from . import rules
 from .actions import Action, ActionSpace
@@ -167,6 +168,16 @@ def new_game(
     if state.tally is not None and state.events is not None:
         state.tally.read(state.events)
     return state
+
+
+def _action_id(space: ActionSpace, action: object) -> int:
+    """``space.ids(action)`` for a value of any type: the engine's InvalidActionError for one
+    that is no action (not mypyc's TypeError, see ``GameState.apply``)."""
+    if isinstance(action, (int, str, Action)) and not isinstance(action, bool):
+        return space.ids(action)
+    if isinstance(action, SupportsIndex) and not isinstance(action, bool):
+        return space.ids(operator.index(action))  # integer types such as numpy's
+    raise InvalidActionError(f"an action is an id, a text or an Action, got {action!r}")
 
 
 class GameState:
@@ -334,7 +345,7 @@ class GameState:
         """The ids of every legal action for the player to move, ascending (empty when over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = rules.LEGAL[self.step](self)
+            legal = self._legal = rules.legal(self)
         # Sorted, so the list depends only on what the player knows, not on hand order.
         return sorted(legal)
 
@@ -344,9 +355,21 @@ class GameState:
             mask[a] = True
         return mask
 
-    def is_legal(self, action: int | str | Action) -> bool:
+    # The public methods that take an action or a player are typed ``object`` in their
+    # implementation and check the type themselves (``_action_id``, ``_check_turn``, ``view``),
+    # with the typed signature as an overload for type checkers. Why: compiled by mypyc, a
+    # method checks its arguments against its annotation when called from Python, so
+    # ``apply(None)`` raised mypyc's TypeError there instead of the engine's
+    # InvalidActionError that the pure build raises (tests/engine/test_bad_input.py, run on
+    # both builds by tests/compiled/). An ``object`` parameter costs no check at all.
+
+    @overload
+    def is_legal(self, action: int) -> bool: ...
+    @overload
+    def is_legal(self, action: str | Action) -> bool: ...
+    def is_legal(self, action: object) -> bool:
         try:
-            a = self.ctx.space.ids(action)
+            a = _action_id(self.ctx.space, action)
         except InvalidActionError:
             return False
         if self._legal is None:
@@ -354,19 +377,26 @@ class GameState:
         assert self._legal is not None
         return a in self._legal
 
-    def apply(self, action: int | str | Action, *, player: int | None = None) -> Sequence[Event]:
+    @overload
+    def apply(self, action: int, *, player: int | None = None) -> Sequence[Event]: ...
+    @overload
+    def apply(self, action: str | Action, *, player: int | None = None) -> Sequence[Event]: ...
+    def apply(self, action: object, *, player: object = None) -> Sequence[Event]:
         """Make one decision and return the events it caused (none when events are not
         recorded). Raises ``IllegalActionError`` (and changes nothing) if not legal.
 
         ``player``, when given, must be the player whose decision it is.
         """
         space = self.ctx.space
-        a = action if type(action) is int and 0 <= action < space.size else space.ids(action)
+        if type(action) is int and 0 <= action < space.size:
+            a: int = action
+        else:
+            a = _action_id(space, action)
         if self.outcome is not None or player is not None:
             self._check_turn(a, player)
         legal = self._legal
         if legal is None:
-            legal = rules.LEGAL[self.step](self)
+            legal = rules.legal(self)
         if a not in legal:
             raise IllegalActionError(rules.explain_illegal(self, a, legal))
         self._legal = None
@@ -379,7 +409,7 @@ class GameState:
         if copy:
             rules.apply_copy(self, kind, card, group, target, extra, copy)
         else:
-            rules.HANDLERS[kind](self, card, group, target, extra)
+            rules.handle(self, kind, card, group, target, extra)
         if events is None:
             return NO_EVENTS
         new = events[first:]
@@ -387,7 +417,7 @@ class GameState:
             self.tally.read(new)
         return new
 
-    def _check_turn(self, a: int, player: int | None) -> None:
+    def _check_turn(self, a: int, player: object) -> None:
         """Raise unless the game goes on and ``player`` (when given) is the player to move."""
         space = self.ctx.space
         if self.outcome is not None:
@@ -395,9 +425,11 @@ class GameState:
                 f"{space.text(a)!r} is not legal: the game is over "
                 f"({self.outcome.winner_name} won: {self.outcome.reason})"
             )
-        if player is not None and (type(player) is not int or player not in PLAYERS):
+        if player is None:
+            return
+        if type(player) is not int or player not in PLAYERS:
             raise InvalidActionError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
-        if player is not None and player != self.to_move:
+        if player != self.to_move:
             raise IllegalActionError(
                 f"{space.text(a)!r} is not legal: it is {PLAYER_NAMES[self.to_move]}'s decision, "
                 f"not {PLAYER_NAMES[player]}'s"
@@ -416,10 +448,13 @@ class GameState:
         space = self.ctx.space
         return [space.text(a) for a in self.legal_actions()]
 
-    def view(self, player: int) -> PlayerView:
-        """What ``player`` may know of this position (R5)."""
+    def view(self, player: object) -> PlayerView:
+        """What ``player`` (0 or 1) may know of this position (R5). Typed ``object`` and
+        checked here: see ``apply``."""
         from .views import make_view
 
+        if type(player) is not int or player not in PLAYERS:
+            raise ValueError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
         return make_view(self, player)
 
     def public_view(self) -> PlayerView:

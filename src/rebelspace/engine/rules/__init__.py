@@ -15,7 +15,7 @@ module itself, so ``state.py`` can import this package at its top.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..actions import Kind
 from ..steps import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
@@ -26,7 +26,16 @@ from .flow import Automation, setup
 if TYPE_CHECKING:
     from ..state import GameState
 
-__all__ = ["HANDLERS", "LEGAL", "Automation", "apply_copy", "explain_illegal", "setup"]
+__all__ = [
+    "HANDLERS",
+    "LEGAL",
+    "Automation",
+    "apply_copy",
+    "explain_illegal",
+    "handle",
+    "legal",
+    "setup",
+]
 
 
 def _nothing(_s: GameState) -> list[int]:
@@ -79,6 +88,115 @@ _BY_KIND: dict[Kind, Handler] = {
     Kind.DISCARD: flow.do_discard,
 }
 HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)
+
+
+# The same two tables as chains of direct calls, for GameState's hot path. Compiled (mypyc),
+# a call through a table is a generic Python call (the arguments boxed, then parsed again by
+# the callee's wrapper), a direct call to a compiled function is a C call: these are what
+# ``legal_actions`` and ``apply`` use. Each must list what its table lists (tests/engine
+# test_rules_tables checks them against each other); the most frequent cases come first.
+_K_DRAW: Final = int(Kind.DRAW)
+_K_NO_ATTACK: Final = int(Kind.NO_ATTACK)
+_K_ATTACK: Final = int(Kind.ATTACK)
+_K_FORM_GROUND: Final = int(Kind.FORM_GROUND)
+_K_FORM_SPACE: Final = int(Kind.FORM_SPACE)
+_K_ADD: Final = int(Kind.ADD)
+_K_ION: Final = int(Kind.ION)
+_K_ION_HOLD: Final = int(Kind.ION_HOLD)
+_K_BLOCK: Final = int(Kind.BLOCK)
+_K_DONE_BLOCKING: Final = int(Kind.DONE_BLOCKING)
+_K_TARGET: Final = int(Kind.TARGET)
+_K_DONE_TARGETING: Final = int(Kind.DONE_TARGETING)
+_K_PLAY_TRICK: Final = int(Kind.PLAY_TRICK)
+_K_PLAY_PSION: Final = int(Kind.PLAY_PSION)
+_K_PASS: Final = int(Kind.PASS)
+_K_PICK: Final = int(Kind.PICK)
+_K_DEPLOY: Final = int(Kind.DEPLOY)
+_K_ATTACH: Final = int(Kind.ATTACH)
+_K_DONE_DEPLOYING: Final = int(Kind.DONE_DEPLOYING)
+_K_PLAY_END: Final = int(Kind.PLAY_END)
+_K_PLAY_END_ON: Final = int(Kind.PLAY_END_ON)
+_K_END_TURN: Final = int(Kind.END_TURN)
+_K_DISCARD: Final = int(Kind.DISCARD)
+
+
+def legal(s: GameState) -> list[int]:  # noqa: C901, PLR0911 (one branch per step)
+    """``LEGAL[s.step](s)``, by direct calls (see above)."""
+    step = s.step
+    if step == DEPLOY:
+        return turn.legal_deploy(s)
+    if step == FORM:
+        return attack.legal_form(s)
+    if step == DRAW:
+        return turn.legal_draw(s)
+    if step == TRICKS:
+        return attack.legal_tricks(s)
+    if step == TARGET:
+        return attack.legal_target(s)
+    if step == BLOCK:
+        return attack.legal_block(s)
+    if step == END:
+        return turn.legal_end(s)
+    if step == CASUALTY:
+        return battle.legal_casualty(s)
+    if step == ION:
+        return attack.legal_ion(s)
+    if step == DISCARD:
+        return turn.legal_discard(s)
+    return LEGAL[step](s)  # OVER, and any step added to LEGAL only
+
+
+def handle(  # noqa: C901, PLR0911, PLR0912, PLR0917 (one branch per kind, positional: hot path)
+    s: GameState, kind: int, card: int, group: int, target: int, extra: int
+) -> None:
+    """``HANDLERS[kind](s, card, group, target, extra)``, by direct calls (see above)."""
+    if kind == _K_PASS:
+        return flow.do_pass(s, card, group, target, extra)
+    if kind == _K_DEPLOY:
+        return turn.do_deploy(s, card, group, target, extra)
+    if kind == _K_DONE_DEPLOYING:
+        return flow.do_done_deploying(s, card, group, target, extra)
+    if kind == _K_DRAW:
+        return flow.do_draw(s, card, group, target, extra)
+    if kind == _K_END_TURN:
+        return flow.do_end_turn(s, card, group, target, extra)
+    if kind == _K_ADD:
+        return attack.do_add(s, card, group, target, extra)
+    if kind == _K_FORM_GROUND:
+        return attack.do_form_ground(s, card, group, target, extra)
+    if kind == _K_FORM_SPACE:
+        return attack.do_form_space(s, card, group, target, extra)
+    if kind == _K_ATTACK:
+        return flow.do_attack(s, card, group, target, extra)
+    if kind == _K_NO_ATTACK:
+        return flow.do_no_attack(s, card, group, target, extra)
+    if kind == _K_BLOCK:
+        return attack.do_block(s, card, group, target, extra)
+    if kind == _K_DONE_BLOCKING:
+        return flow.do_done_blocking(s, card, group, target, extra)
+    if kind == _K_TARGET:
+        return flow.do_target(s, card, group, target, extra)
+    if kind == _K_DONE_TARGETING:
+        return flow.do_done_targeting(s, card, group, target, extra)
+    if kind == _K_PICK:
+        return flow.do_pick(s, card, group, target, extra)
+    if kind == _K_ATTACH:
+        return turn.do_attach(s, card, group, target, extra)
+    if kind == _K_PLAY_TRICK:
+        return flow.do_play_trick(s, card, group, target, extra)
+    if kind == _K_PLAY_PSION:
+        return flow.do_play_psion(s, card, group, target, extra)
+    if kind == _K_ION:
+        return flow.do_ion(s, card, group, target, extra)
+    if kind == _K_ION_HOLD:
+        return flow.do_ion_hold(s, card, group, target, extra)
+    if kind == _K_PLAY_END:
+        return turn.do_play_end(s, card, group, target, extra)
+    if kind == _K_PLAY_END_ON:
+        return turn.do_play_end_on(s, card, group, target, extra)
+    if kind == _K_DISCARD:
+        return flow.do_discard(s, card, group, target, extra)
+    return HANDLERS[kind](s, card, group, target, extra)  # a kind added to HANDLERS only
 
 
 # The state and an action's fields, positionally as GameState.apply decodes them (the hot path).
