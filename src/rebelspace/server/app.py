@@ -487,7 +487,7 @@ def _game_routes(app: FastAPI, server: GameServer, answer_delay: float) -> None:
     async def act(game_id: str, body: ActionBody, request: Request, since: SinceQuery) -> Response:
         """Make the seat's decision; answers with the seat's new state message. The action is
         in the database before this answers."""
-        session = server.get(game_id)
+        session = server.get(game_id, writing_at=body.version)
         seat = session.require_seat(bearer(request))
         texts = server.act(session, seat, body.action, body.version)
         text = server.answer(session, seat, since, texts)
@@ -729,7 +729,7 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         return
     if kind not in ("auth", "action", "undo", "undo_answer"):
         raise ServerError(400, "bad_request", f"unknown message type {kind[:40]!r}")
-    session = server.get(game_id)
+    session = server.get(game_id, msg.get("version") if kind == "action" else None)
     if kind == "auth":
         since = read_since(msg.get("since"), msg.get("since_version"))
         _authenticate(server, session, conn, msg.get("token"), since)

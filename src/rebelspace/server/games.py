@@ -273,6 +273,32 @@ class Session:
         self.rematch_seat, self.rematch_id = stored.rematch
         return True
 
+    def settled_at(self, version: object) -> bool:
+        """Whether an action naming ``version`` may be checked against this copy without
+        asking the database first: this copy is at that version and no seat is left to take
+        (a seat taken elsewhere does not bump the version). If the database has moved on
+        meanwhile, the write's version check refuses it (stale) as the query would have."""
+        if whole(version) != self.version:
+            return False
+        return self.computer_seat is not None or None not in self.token_hashes
+
+    def follow(self, action: int, seat: int) -> bool:
+        """Another process's action at this copy's version (its notification), applied as
+        ``refresh`` applies new plies; False (nothing changed) where ``refresh`` must read the
+        game instead: a clock (its times are the writer's), an end not by the rules, an open
+        seat, or an action this state refuses."""
+        if self.clock_ms is not None or self.ended is not None or self.over:
+            return False
+        if self.computer_seat is None and None in self.token_hashes:
+            return False
+        try:
+            self._apply(action, seat)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        self.version += 1
+        self.undo = None  # every action clears a pending undo request (store.add_action)
+        return True
+
     def actions(self) -> list[tuple[int, int]]:
         assert self.state.history is not None
         return list(zip(self.state.history, self.seats, strict=True))

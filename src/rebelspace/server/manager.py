@@ -181,11 +181,13 @@ class GameServer:
 
     # --- games
 
-    def get(self, game_id: str) -> Session:
+    def get(self, game_id: str, writing_at: object = None) -> Session:
+        """The game, current. ``writing_at``: the version an action names (the write then
+        checks it in the database)."""
         session = self.sessions.get(game_id)
         if session is not None:
             session.used = time.monotonic()
-            if self.store.shared:
+            if self.store.shared and not session.settled_at(writing_at):
                 # Another process may have changed it since: one short query, so that every
                 # request sees the latest state, whatever the notifications' delay.
                 self.catch_up(session)
@@ -249,8 +251,28 @@ class GameServer:
             return  # nobody here to tell: the next request for it catches up (get)
         if what == "presence":
             self.load_presence([session])
+        elif what.startswith("action ") and self._follow(session, version, what):
+            return
         elif version > session.version or (what == "seat" and None in session.token_hashes):
             self.refresh(session)
+
+    def _follow(self, session: Session, version: int, what: str) -> bool:
+        """Another process's action (``"action <ply> <action> <seat>"``, pgstore.add_action)
+        made at the version this copy is at: applied here as ``refresh`` would, with no read
+        of the database; False when this copy is not exactly one action behind (a missed or
+        pending notification, a clock to read): then ``refresh`` reads it."""
+        try:
+            ply, action, seat = (int(word) for word in what.split()[1:])
+        except ValueError:
+            return False
+        if version != session.version + 1 or ply != session.plies:
+            return False
+        if not session.follow(action, seat):
+            return False
+        self.arm_timer(session)
+        self.broadcast(session)
+        self._start_computer(session)
+        return True
 
     # --- presence across processes (PostgreSQL): claims and "connected" count every one
 
@@ -743,8 +765,8 @@ class GameServer:
             state.legal_actions(),
             agent_seed(row.seed, session.plies),
         )
-        if self.store.shared:
-            self.catch_up(session)  # an undo or a resign in another process
+        # An undo or a resign in another process meanwhile: the versioned write below finds
+        # it (stale), and then the game is read again; no query of its own before.
         if session.version != version:
             return  # an undo or a resign changed the game while the computer thought
         if self.decisions is not None:
