@@ -117,3 +117,20 @@ def test_an_action_at_a_version_the_database_has_left_is_stale(
     assert refused.value.code == "stale" and refused.value.version == 1
     assert copy.plies == 0  # nothing applied here either
     assert other.get(session.id).actions() == session.actions()  # a read catches up
+
+
+def test_presence_is_written_and_told_in_one_statement(
+    two: tuple[GameServer, GameServer, str],
+) -> None:
+    writer, reader, url = two
+    session, _, _ = writer.create(NewGame(mode="hotseat", seed=8))
+    listening = _notes(url)
+    assert isinstance(writer.store, PgStore) and isinstance(reader.store, PgStore)
+    writer.store.set_presence([(session.id, 0, True), (session.id, 1, False)], notify=True)
+    assert _received(listening, 1) == [f"{session.id} 0 presence"]
+    seats = reader.store.presence_of([session.id])[session.id]
+    assert seats[0][0] is True and seats[1][0] is False
+    writer.store.set_presence([(session.id, 0, False)], notify=False)
+    assert reader.store.presence_of([session.id])[session.id][0][0] is False
+    assert list(listening.notifies(timeout=0.5, stop_after=1)) == []  # not told
+    listening.close()

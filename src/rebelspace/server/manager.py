@@ -279,6 +279,11 @@ class GameServer:
     def _seen(self, session: Session, seat: int) -> None:
         """A request of the seat: written for the other processes at most every SEEN_EVERY
         seconds (their claims wait claim_after from the last one)."""
+        if session.connected(seat):
+            # Connected (here: the heartbeat writes it; elsewhere: that process does), so
+            # unclaimable anyway, and a claim reads the presence afresh: nothing to add, and
+            # no write on the event loop of an action.
+            return
         key = (session.id, seat)
         now = time.monotonic()
         if now - self._seen_at.get(key, -math.inf) < SEEN_EVERY:

@@ -278,17 +278,31 @@ class PgStore(Store):
         if not entries:
             return
         games, seats, connected = (list(column) for column in zip(*entries, strict=True))
-        with self._transaction():
-            # One statement for all (a heartbeat may carry hundreds of seats).
+        # One statement for all (a heartbeat may carry hundreds of seats), its notifications
+        # in it: one round trip (autocommit makes it one transaction).
+        told = (
+            ", told AS (SELECT pg_notify(?, g || ' 0 presence')"
+            " FROM (SELECT DISTINCT game_id AS g FROM written) AS w)"
+            if notify
+            else ""
+        )
+        with self._reading():
             self._db.execute(
-                "INSERT INTO presence (game_id, seat, backend, connected, seen)"
+                "WITH written AS (INSERT INTO presence (game_id, seat, backend, connected, seen)"
                 " SELECT g, s, ?, c, ? FROM unnest(?::text[], ?::int[], ?::bool[]) AS t(g, s, c)"
                 " ON CONFLICT (game_id, seat, backend)"
-                " DO UPDATE SET connected = EXCLUDED.connected, seen = EXCLUDED.seen",
-                (self.backend, time.time(), games, seats, connected),
+                " DO UPDATE SET connected = EXCLUDED.connected, seen = EXCLUDED.seen"
+                # A CTE that only reads runs if used: the count makes the notifications go.
+                f" RETURNING game_id){told} SELECT {'count(*) FROM told' if notify else '1'}",
+                (
+                    self.backend,
+                    time.time(),
+                    games,
+                    seats,
+                    connected,
+                    *((CHANNEL,) if notify else ()),
+                ),
             )
-            for game_id in sorted(set(games)) if notify else ():
-                self._notify(game_id, 0, " presence")
 
     def presence_of(self, game_ids: list[str]) -> dict[str, dict[int, tuple[bool, float]]]:
         """The seats' presence in the other live processes: game id -> seat -> (connected in
