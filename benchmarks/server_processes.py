@@ -2,12 +2,16 @@
 database (a throwaway cluster started here, as the tests do: tests/server/postgres.py).
 
     PYTHONPATH=src python benchmarks/server_processes.py loadtest --games 200
+    PYTHONPATH=src python benchmarks/server_processes.py loadtest --think 0.25 --actions 60
     PYTHONPATH=src python benchmarks/server_processes.py kill --trials 20 --out kill.jsonl
 
 ``loadtest``: starts the cluster and three processes (``--create-limit 10000/60000``, as every
 game comes from one address), runs ``rebelspace loadtest --url A,B,C`` against them in a
 process of its own and prints its figures: errors, action latency p50/p95, the cross-process
-update latency p95 (an action sent to one process, its state received from another).
+update latency p95 (an action sent to one process, its state received from another), the
+think time and actions per game they were measured at, and what they cost: each process's CPU
+seconds and ms per action, PostgreSQL's, the load generator's share of a core (above ~0.9 it
+measures itself, not the servers) and the load average before and after.
 
 ``kill``: trials of the multi-process test's scenario (tests/server/test_server_multiprocess.py:
 online, hot-seat and computer games, the seats and spectators of each on different
@@ -177,7 +181,17 @@ def main() -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("loadtest")
     p.add_argument("--games", type=int, default=200)
-    p.add_argument("--think", type=float, default=0.25)
+    # People think 1-3 s between their decisions (0.5x..1.5x of the mean): the target
+    # names no pace, and at 0.25 s 200 games are ~300 actions/s, which on 2 shared cores
+    # saturates them with the load itself (every figure is then queueing). --think 0.25 is
+    # the stress figure.
+    p.add_argument("--think", type=float, default=2.0, help="mean seconds (default 2.0)")
+    p.add_argument(
+        "--actions",
+        type=int,
+        default=40,
+        help="human actions per game (default 40: ~100 s at 2 s; 0: every game to its end)",
+    )
     p.add_argument(
         "--profile", type=Path, help="py-spy's collapsed stacks of the first process to this file"
     )
@@ -187,7 +201,10 @@ def main() -> int:
     k.add_argument("--out", type=Path, default=Path("kill-trials.jsonl"))
     args = parser.parse_args()
     if args.what == "loadtest":
-        print(json.dumps(loadtest(args.games, args.think, args.rest, args.profile), indent=1))
+        more = ["--actions", str(args.actions), *args.rest]
+        result = loadtest(args.games, args.think, more, args.profile)
+        result["actions_per_game"] = args.actions  # beside think_seconds: the pace measured
+        print(json.dumps(result, indent=1))
         return 0
     done = []
     if args.out.exists():

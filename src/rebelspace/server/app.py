@@ -55,6 +55,7 @@ from .manager import (
     GameServer,
     NewGame,
 )
+from .messages import state_message
 from .replays import replay_text
 from .security import SecurityHeaders, add_docs_pages, page_policy
 from .store import open_store
@@ -575,7 +576,7 @@ def _record_routes(app: FastAPI, server: GameServer, replay_unfinished: bool) ->
         if data is None:
             stored = server.store.load_game(game_id)
             assert stored is not None
-            seats = session.message(None)["seats"]
+            seats = state_message(session, None)["seats"]
             text = await asyncio.to_thread(replay_text, stored, session.result_json(), seats)
             data = gzip.compress(text.encode(), 6)
             if session.over:

@@ -37,6 +37,7 @@ from .games import (
     stale,
 )
 from .limits import ClientLimits, TokenBuckets
+from .messages import state_text
 from .store import MyGame, StaleVersionError, Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
@@ -461,7 +462,7 @@ class GameServer:
         """The state message of a REST answer, for a client that holds ``since`` of the seat's
         events: one of the messages just pushed if it is the same, else built."""
         key = (seat, session.events_start(seat, since))
-        return (texts or {}).get(key) or session.message_text(seat, since)
+        return (texts or {}).get(key) or state_text(session, seat, since)
 
     def request_undo(self, session: Session, seat: int, version: object = None) -> None:
         """Undo against the computer, a request to the other player otherwise. With a
@@ -809,7 +810,7 @@ class GameServer:
         key = (conn.seat, session.events_start(conn.seat, conn.since))
         text = texts.get(key)
         if text is None:
-            text = texts[key] = session.message_text(conn.seat, conn.since)
+            text = texts[key] = state_text(session, conn.seat, conn.since)
         conn.send(text)
         conn.since = (len(session.events_json(conn.seat)), session.version)
 
