@@ -25,6 +25,7 @@ from typing import Any
 from rebelspace.server.games import Since
 from rebelspace.server.loadtest import percentile
 from rebelspace.server.manager import GameServer, NewGame
+from rebelspace.server.messages import state_text
 from rebelspace.server.store import Store
 
 TARGET = 5 * 1024
@@ -47,8 +48,8 @@ def measure(games: int, ply: int) -> dict[str, Any]:
                     session.commit(rng.choice(session.state.legal_actions()), seat, store)
                     for p in (0, 1):
                         if session.plies == ply:
-                            pushed.append(len(session.message_text(p, since[p]).encode()))
-                            whole.append(len(session.message_text(p).encode()))
+                            pushed.append(len(state_text(session, p, since[p]).encode()))
+                            whole.append(len(state_text(session, p).encode()))
                         since[p] = (len(session.events_json(p)), session.version)
                 server.sessions.clear()  # one game in memory at a time
                 short += session.plies < ply

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from rebelspace.engine import GameState, event_json, load_scenario, replay
 from rebelspace.server.forecast import battle_forecast
+from rebelspace.server.messages import state_message
 from tests.server.schema_helpers import check_schema
 
 SEATS = ("rebel", "imperial")
@@ -71,7 +72,7 @@ def scenario_message(client: TestClient, scenario: dict[str, Any], seat: int | N
     session = copy.copy(client.app.state.server.sessions[gid])  # type: ignore[attr-defined]
     session.state = load_scenario(scenario)
     session.seats, session.revealed = [], []
-    return session.message(seat)
+    return state_message(session, seat)
 
 
 def error(response: Any, status: int, code: str) -> str:

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from rebelspace.engine import GameState
 from rebelspace.server.games import Session
+from rebelspace.server.messages import state_text
 from tests.server.server_helpers import (
     SEATS,
     check_state_message,
@@ -79,7 +80,7 @@ def check_swaps(session: Session, games: list[GameState]) -> int:
                 s.state = g
                 s.seats = session.seats[:version]
                 s.revealed = session.revealed[:version]
-            assert real.message_text(seat) == other.message_text(seat)
+            assert state_text(real, seat) == state_text(other, seat)
             swapped += 1
     return swapped
 

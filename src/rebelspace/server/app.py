@@ -55,6 +55,7 @@ from .manager import (
     GameServer,
     NewGame,
 )
+from .messages import state_message
 from .replays import replay_text
 from .security import SecurityHeaders, add_docs_pages, page_policy
 from .store import open_store
@@ -487,7 +488,7 @@ def _game_routes(app: FastAPI, server: GameServer, answer_delay: float) -> None:
     async def act(game_id: str, body: ActionBody, request: Request, since: SinceQuery) -> Response:
         """Make the seat's decision; answers with the seat's new state message. The action is
         in the database before this answers."""
-        session = server.get(game_id)
+        session = server.get(game_id, writing_at=body.version)
         seat = session.require_seat(bearer(request))
         texts = server.act(session, seat, body.action, body.version)
         text = server.answer(session, seat, since, texts)
@@ -575,7 +576,7 @@ def _record_routes(app: FastAPI, server: GameServer, replay_unfinished: bool) ->
         if data is None:
             stored = server.store.load_game(game_id)
             assert stored is not None
-            seats = session.message(None)["seats"]
+            seats = state_message(session, None)["seats"]
             text = await asyncio.to_thread(replay_text, stored, session.result_json(), seats)
             data = gzip.compress(text.encode(), 6)
             if session.over:
@@ -729,7 +730,7 @@ def _dispatch(server: GameServer, game_id: str, conn: Connection, msg: dict[str,
         return
     if kind not in ("auth", "action", "undo", "undo_answer"):
         raise ServerError(400, "bad_request", f"unknown message type {kind[:40]!r}")
-    session = server.get(game_id)
+    session = server.get(game_id, msg.get("version") if kind == "action" else None)
     if kind == "auth":
         since = read_since(msg.get("since"), msg.get("since_version"))
         _authenticate(server, session, conn, msg.get("token"), since)

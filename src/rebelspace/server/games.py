@@ -15,7 +15,7 @@ import json
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rebelspace.engine import (
@@ -33,7 +33,6 @@ from rebelspace.engine import (
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
 
-from .forecast import battle_forecast
 from .store import StaleVersionError, Store, StoredGame, hash_token
 
 SEATS = SIDE_NAMES  # a seat is named after its side (engine.SIDE_NAMES)
@@ -275,6 +274,32 @@ class Session:
         self.undo = None if stored.undo is None else UndoRequest(*stored.undo)
         self.ended = None if stored.reason is None else (stored.row.winner, stored.reason)
         self.rematch_seat, self.rematch_id = stored.rematch
+        return True
+
+    def settled_at(self, version: object) -> bool:
+        """Whether an action naming ``version`` may be checked against this copy without
+        asking the database first: this copy is at that version and no seat is left to take
+        (a seat taken elsewhere does not bump the version). If the database has moved on
+        meanwhile, the write's version check refuses it (stale) as the query would have."""
+        if whole(version) != self.version:
+            return False
+        return self.computer_seat is not None or None not in self.token_hashes
+
+    def follow(self, action: int, seat: int) -> bool:
+        """Another process's action at this copy's version (its notification), applied as
+        ``refresh`` applies new plies; False (nothing changed) where ``refresh`` must read the
+        game instead: a clock (its times are the writer's), an end not by the rules, an open
+        seat, or an action this state refuses."""
+        if self.clock_ms is not None or self.ended is not None or self.over:
+            return False
+        if self.computer_seat is None and None in self.token_hashes:
+            return False
+        try:
+            self._apply(action, seat)
+        except (IllegalActionError, InvalidActionError):
+            return False
+        self.version += 1
+        self.undo = None  # every action clears a pending undo request (store.add_action)
         return True
 
     def actions(self) -> list[tuple[int, int]]:
@@ -545,12 +570,7 @@ class Session:
         self.version += 1
         self.undo = request
 
-    # --- messages
-
-    def message(self, seat: int | None, since: Since | None = None) -> dict[str, Any]:
-        """The state message for a seat (None: a spectator), as JSON-ready data."""
-        data: dict[str, Any] = json.loads(self.message_text(seat, since))
-        return data
+    # --- the seat's event stream (the state messages: messages.py)
 
     def events_start(self, seat: int | None, since: Since | None) -> int:
         """The first event a message must carry to a client that holds ``since`` of the
@@ -568,85 +588,6 @@ class Session:
                 start = min(start, lengths[seat])
         return start if start <= len(self.events_json(seat)) else 0
 
-    def message_text(self, seat: int | None, since: Since | None = None) -> str:
-        """The state message for a seat (None: a spectator) as JSON text. It holds only the
-        seat's own view (R5), or the public view for a spectator, and of the seat's events
-        (and log lines, one per event) those from ``events_from``: the ones after what the
-        client holds (``since``, see ``events_start``)."""
-        state = self.state
-        view = state.public_view() if seat is None else state.view(seat)
-        start = self.events_start(seat, since)
-        view = replace(view, log=view.log[start:])  # line i is events[i]'s (engine R5 rule)
-        if self.ended is not None:  # resigned, out of time or abandoned: nobody decides now
-            view = replace(view, to_move=None, legal_actions=())
-        result = self.result_json()
-        allowed = False
-        if seat is not None and self.undo is None:
-            allowed = self.undo_target(seat)[0] is not None
-        msg: dict[str, Any] = {
-            "type": "state",
-            "game_id": self.id,
-            "mode": self.mode,
-            "seat": None if seat is None else SEATS[seat],
-            "seats": {
-                SEATS[p]: {
-                    "kind": "computer" if p == self.computer_seat else "human",
-                    "connected": self.connected(p),
-                    "taken": p == self.computer_seat or self.token_hashes[p] is not None,
-                }
-                for p in (0, 1)
-            },
-            "version": self.version,
-            "plies": self.plies,
-            "view": view,  # serialised by json_fields: same as view.to_dict(), without its copies
-            "legal": view.legal_actions,
-            "undo": {
-                "pending_from": None if self.undo is None else SEATS[self.undo.seat],
-                "allowed": allowed,
-            },
-            "over": result is not None,
-            "winner": None if result is None else result["winner"],
-            "events_from": start,
-            "events": self.events_json(seat)[start:],
-            "result": result,
-            "clock": self.clock_json(),
-            "claim": None,
-            "rematch": None,
-            # The game's rules options (the hand limit, deploy points, draws...): a client
-            # words its prompts with these, never with numbers of its own.
-            "rules": _rules_json(state.ctx.options),
-            "forecast": battle_forecast(view, state.ctx.options.tie),
-        }
-        if seat is not None:
-            wait = self.claim_in_ms(seat)
-            msg["claim"] = None if wait is None else {"available_in_ms": wait}
-        if result is not None:
-            msg["rematch"] = {
-                "offered_by": None if self.rematch_seat is None else SEATS[self.rematch_seat],
-                "game_id": self.rematch_id,
-            }
-        if (
-            seat == self.row.creator_seat
-            and self.row.invite is not None
-            and self.token_hashes[1 - seat] is None
-        ):
-            msg["invite"] = invite_path(self.id, self.row.invite)
-        return json.dumps(msg, default=json_fields, separators=(",", ":"))
-
-    def clock_json(self) -> dict[str, Any] | None:
-        clocks = self.clocks_at(self.now())
-        if clocks is None:
-            return None
-        assert self.row.clock is not None
-        running = self.clock_running()
-        return {
-            "initial_s": self.row.clock[0],
-            "increment_s": self.row.clock[1],
-            "rebel_ms": clocks[0],
-            "imperial_ms": clocks[1],
-            "running": None if running is None else SEATS[running],
-        }
-
     def events_json(self, seat: int | None) -> list[dict[str, Any]]:
         """The events the seat may see (R5; None: a spectator, the public ones), in order, as
         the protocol sends them: ``event_json`` and ``seq``, the event's index in this stream."""
@@ -662,25 +603,6 @@ class Session:
             for seq in range(len(out), len(visible)):
                 out.append({**event_json(visible[seq], names), "seq": seq})
         return out
-
-
-@per_object
-def _rules_json(options: RulesOptions) -> dict[str, Any]:
-    return options.to_dict()
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def json_fields(obj: object) -> dict[str, Any]:
-    """JSON for the view's frozen dataclasses: their fields in order, as ``asdict`` gives them
-    (tuples become lists either way), but without ``asdict``'s deep copies (4x faster)."""
-    names = _FIELD_NAMES.get(type(obj))
-    if names is None:
-        if not is_dataclass(obj) or isinstance(obj, type):
-            raise TypeError(f"cannot serialise {type(obj).__name__}")
-        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
-    return {name: getattr(obj, name) for name in names}
 
 
 def invite_path(game_id: str, code: str) -> str:

@@ -37,6 +37,7 @@ from .games import (
     stale,
 )
 from .limits import ClientLimits, TokenBuckets
+from .messages import state_text
 from .store import MyGame, StaleVersionError, Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
@@ -181,11 +182,13 @@ class GameServer:
 
     # --- games
 
-    def get(self, game_id: str) -> Session:
+    def get(self, game_id: str, writing_at: object = None) -> Session:
+        """The game, current. ``writing_at``: the version an action names (the write then
+        checks it in the database)."""
         session = self.sessions.get(game_id)
         if session is not None:
             session.used = time.monotonic()
-            if self.store.shared:
+            if self.store.shared and not session.settled_at(writing_at):
                 # Another process may have changed it since: one short query, so that every
                 # request sees the latest state, whatever the notifications' delay.
                 self.catch_up(session)
@@ -249,14 +252,39 @@ class GameServer:
             return  # nobody here to tell: the next request for it catches up (get)
         if what == "presence":
             self.load_presence([session])
+        elif what.startswith("action ") and self._follow(session, version, what):
+            return
         elif version > session.version or (what == "seat" and None in session.token_hashes):
             self.refresh(session)
+
+    def _follow(self, session: Session, version: int, what: str) -> bool:
+        """Another process's action (``"action <ply> <action> <seat>"``, pgstore.add_action)
+        made at the version this copy is at: applied here as ``refresh`` would, with no read
+        of the database; False when this copy is not exactly one action behind (a missed or
+        pending notification, a clock to read): then ``refresh`` reads it."""
+        try:
+            ply, action, seat = (int(word) for word in what.split()[1:])
+        except ValueError:
+            return False
+        if version != session.version + 1 or ply != session.plies:
+            return False
+        if not session.follow(action, seat):
+            return False
+        self.arm_timer(session)
+        self.broadcast(session)
+        self._start_computer(session)
+        return True
 
     # --- presence across processes (PostgreSQL): claims and "connected" count every one
 
     def _seen(self, session: Session, seat: int) -> None:
         """A request of the seat: written for the other processes at most every SEEN_EVERY
         seconds (their claims wait claim_after from the last one)."""
+        if session.connected(seat):
+            # Connected (here: the heartbeat writes it; elsewhere: that process does), so
+            # unclaimable anyway, and a claim reads the presence afresh: nothing to add, and
+            # no write on the event loop of an action.
+            return
         key = (session.id, seat)
         now = time.monotonic()
         if now - self._seen_at.get(key, -math.inf) < SEEN_EVERY:
@@ -434,7 +462,7 @@ class GameServer:
         """The state message of a REST answer, for a client that holds ``since`` of the seat's
         events: one of the messages just pushed if it is the same, else built."""
         key = (seat, session.events_start(seat, since))
-        return (texts or {}).get(key) or session.message_text(seat, since)
+        return (texts or {}).get(key) or state_text(session, seat, since)
 
     def request_undo(self, session: Session, seat: int, version: object = None) -> None:
         """Undo against the computer, a request to the other player otherwise. With a
@@ -743,8 +771,8 @@ class GameServer:
             state.legal_actions(),
             agent_seed(row.seed, session.plies),
         )
-        if self.store.shared:
-            self.catch_up(session)  # an undo or a resign in another process
+        # An undo or a resign in another process meanwhile: the versioned write below finds
+        # it (stale), and then the game is read again; no query of its own before.
         if session.version != version:
             return  # an undo or a resign changed the game while the computer thought
         if self.decisions is not None:
@@ -782,7 +810,7 @@ class GameServer:
         key = (conn.seat, session.events_start(conn.seat, conn.since))
         text = texts.get(key)
         if text is None:
-            text = texts[key] = session.message_text(conn.seat, conn.since)
+            text = texts[key] = state_text(session, conn.seat, conn.since)
         conn.send(text)
         conn.since = (len(session.events_json(conn.seat)), session.version)
 

@@ -24,7 +24,8 @@ from rebelspace.engine import (
 )
 from rebelspace.engine.views import PlayerView, action_view
 
-from .games import SEATS, cards_from_text, cards_text, json_fields
+from .games import SEATS, cards_from_text, cards_text
+from .messages import json_fields
 from .store import Store, StoredGame
 
 

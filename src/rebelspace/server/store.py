@@ -217,7 +217,7 @@ class MyGame:
     plies: int
 
 
-def _clock_sets(clock_ms: tuple[int, int] | None) -> tuple[str, ...]:
+def clock_sets(clock_ms: tuple[int, int] | None) -> tuple[str, ...]:
     return () if clock_ms is None else ("clock0_ms = ?", "clock1_ms = ?")
 
 
@@ -449,7 +449,7 @@ class Store:
                 "winner = ?",
                 "undo_seat = NULL",
                 "undo_keep = NULL",
-                *_clock_sets(clock_ms),
+                *clock_sets(clock_ms),
                 args=(winner, *(clock_ms or ())),
             )
             self._db.execute(
@@ -467,7 +467,7 @@ class Store:
                 version,
                 "undo_seat = NULL",
                 "undo_keep = NULL",
-                *_clock_sets(clock_ms),
+                *clock_sets(clock_ms),
                 args=tuple(clock_ms or ()),
             )
             self._db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, plies))
@@ -490,7 +490,7 @@ class Store:
                 "reason = ?",
                 "undo_seat = NULL",
                 "undo_keep = NULL",
-                *_clock_sets(clock_ms),
+                *clock_sets(clock_ms),
                 args=(winner, reason, *(clock_ms or ())),
             )
 
