@@ -348,8 +348,10 @@ def test_a_stratified_subset_spreads_its_positions_evenly_over_the_games() -> No
     subset = stratified(positions, 12)
     per_game = [sum(p.game == g for p in subset) for g in range(5)]
     assert per_game == [3, 3, 2, 2, 2] and len(subset) == 12
-    # Each game's earliest positions first, returned in index order.
-    assert [p.index for p in subset if p.game == 0] == [0, 1, 2]
+    # Each game's picks spread over its course (first, middle, quarter), in index order.
+    assert [p.index for p in subset if p.game == 0] == [0, 4, 8]
+    assert [p.index for p in subset if p.game == 4] == [64, 72]
+    assert set(subset) <= set(stratified(positions, 40))
     assert subset == sorted(subset, key=lambda p: p.index)
 
 

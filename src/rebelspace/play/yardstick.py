@@ -59,17 +59,27 @@ def label_of(spec: str, cpu: float | None) -> str:
 
 
 def stratified(positions: Sequence[Position], count: int) -> list[Position]:
-    """``count`` of ``positions`` spread evenly over their games: each game's first position,
-    then each game's second, and so on (in index order), so that a screening subset has every
-    game and every stage of a game about equally."""
-    rank: dict[int, int] = {}
-    keyed = []
+    """``count`` of ``positions`` spread evenly over their games and over each game's course:
+    every game's first pick, then every game's second, and so on, a game's picks going
+    through its positions in bit-reversed order (first, middle, quarters, ...), so that a
+    screening subset has every game and every stage of a game about equally. A smaller
+    subset is part of a larger one, so choices kept for one are reused by the other."""
+    by_game: dict[int, list[Position]] = {}
     for p in sorted(positions, key=lambda p: p.index):
-        k = rank.get(p.game, 0)
-        rank[p.game] = k + 1
-        keyed.append((k, p.game, p))
+        by_game.setdefault(p.game, []).append(p)
+    keyed = []
+    for game, kept in by_game.items():
+        for pick, k in enumerate(_spread(len(kept))):
+            keyed.append((pick, game, kept[k]))
     keyed.sort(key=lambda t: (t[0], t[1]))
     return sorted((p for _, _, p in keyed[:count]), key=lambda p: p.index)
+
+
+def _spread(n: int) -> list[int]:
+    """0..n-1 in bit-reversed order: 0, n/2, n/4, 3n/4, ... for n a power of two."""
+    bits = max(1, (n - 1).bit_length())
+    order = (int(format(k, f"0{bits}b")[::-1], 2) for k in range(1 << bits))
+    return [k for k in order if k < n]
 
 
 def regret(label: Label, action: int) -> float:
