@@ -238,10 +238,11 @@ def _print_measure(out: dict[str, Any]) -> None:
         + "regret, agreement and "
         "oracle blunders (regret > 10 points) in %, 95% intervals over games"
     )
-    print(f"  {'agent':<16} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
+    w = max([16, *(len(s["agent"]) for s in out["scores"])])
+    print(f"  {'agent':<{w}} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
     for s in out["scores"]:
         print(
-            f"  {s['agent']:<16} {_pct(s['regret']):>20} {_pct(s['agreement']):>20} "
+            f"  {s['agent']:<{w}} {_pct(s['regret']):>20} {_pct(s['agreement']):>20} "
             f"{_pct(s['blunder_rate']):>20} {s['cpu_seconds']:>7}"
         )
     print("regret of one agent less another's (paired), and positions to tell them apart:")

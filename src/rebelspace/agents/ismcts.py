@@ -143,6 +143,23 @@ DECISION_CAP = 0.9
 # that changed nothing to 19.0% (12.2-28.5%, 100 games against the heuristic, seed 17;
 # normal: 26.4%, 22.3-31.1%), not shown at this size, so no level uses it yet.
 #
+# Tried on the yardstick at equal CPU (issue 29; docs/yardstick.md): every variant and normal
+# itself searching 0.1 s of thread CPU a decision (normal reaches a median 360 iterations
+# there), 400 stratified bank positions, regret against the search oracle in points of win
+# chance, the paired difference variant - normal with its 95% interval over games (normal:
+# 0.9, 0.6-1.1). None was better; the oracle is normal's own method with more thought, so it
+# may favour variants close to normal. Each is a ``Budget`` option, off in every level:
+# - the final choice by lower confidence bound (``final="lcb"``): 1.0, +0.1 (-0.1-0.3), even;
+# - an ensemble of 8 trees, each on one fixed determinization, visits summed (``trees=8``):
+#   1.5, +0.7 (0.4-0.9), worse (strategy fusion: each tree sees the hidden cards);
+# - one-turn rollouts, so more iterations fit (median 816 in 0.1 s): 1.3, +0.4 (0.1-0.8), worse;
+# - the same cut at one turn with the learnt value (``evaluation="learnt-centred"``, median
+#   704 iterations): 1.3, +0.4 (0.1-0.7), worse;
+# - progressive widening below the root, one child more per 8 visits
+#   (``widening=8``): 1.0, +0.1 (-0.1-0.4), even.
+# Determinizations weighted by the opponent's observed actions were not tried: a view holds
+# no structured record of the opponent's past actions and no past states to replay them in.
+#
 # The searching levels above easy keep a battle card when passing scored within 3 points of
 # playing it (``Budget.thrift``, issue 17's tricks that change nothing): normal's search wasted
 # 53 of 227 battle cards without it, 25 of 182 with it (23.4%, 17.4-30.6%, against 13.7%,
