@@ -62,7 +62,9 @@ from rebelspace.play.yardstick import (
     choose_all,
     done_deploying,
     game_index,
+    label_of,
     report,
+    stratified,
 )
 
 
@@ -74,9 +76,12 @@ def _bank(path: Path) -> Bank:
     return read_bank(path)
 
 
-def _cache(folder: Path, spec: str) -> Path:
+def _cache(folder: Path, spec: str, cpu: float | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / (spec.replace(":", "_").replace("/", "_") + ".jsonl")
+    name = label_of(spec, cpu)
+    for c in ":/+=,":
+        name = name.replace(c, "_")
+    return folder / (name + ".jsonl")
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -156,11 +161,15 @@ def cmd_choose(args: argparse.Namespace) -> int:
     """Each agent's choices at every position of the bank, kept in the cache folder."""
     bank = _bank(args.bank)
     positions = bank.positions()[: args.limit]
+    if args.positions is not None:
+        positions = stratified(positions, args.positions)
+    cpu = args.cpu_per_decision
     for spec in args.agents.split(","):
         bar = progress_bar(len(positions), None, unit="position")
-        done = cached_choices(spec, positions, bank.seed, _cache(args.cache, spec), bar.update)
+        path = _cache(args.cache, spec, cpu)
+        done = cached_choices(spec, positions, bank.seed, path, bar.update, cpu=cpu)
         bar.close()
-        print(f"{spec}: {len(done.chosen)} positions, {done.seconds:.0f} s CPU")
+        print(f"{done.agent}: {len(done.chosen)} positions, {done.seconds:.0f} s CPU")
     return 0
 
 
@@ -168,6 +177,9 @@ def cmd_measure(args: argparse.Namespace) -> int:
     bank = _bank(args.bank)
     labels = read_labels(args.labels)
     positions = [p for p in bank.positions() if p.index in labels][: args.limit]
+    if args.positions is not None:
+        positions = stratified(positions, args.positions)
+    cpu = args.cpu_per_decision
     if not positions:
         print(f"{args.labels}: no labelled positions", file=sys.stderr)
         return 1
@@ -176,11 +188,13 @@ def cmd_measure(args: argparse.Namespace) -> int:
     choices: list[Choices] = []
     for spec in args.agents.split(","):
         bar = progress_bar(len(positions), None, unit="position")
+        # The hint keeps its own budget (it is what players are shown).
+        at = None if spec == "hint" else cpu
         if args.cache is None:
-            choices.append(choose_all(spec, positions, bank.seed, bar.update))
+            choices.append(choose_all(spec, positions, bank.seed, bar.update, cpu=at))
         else:
-            path = _cache(args.cache, spec)
-            choices.append(cached_choices(spec, positions, bank.seed, path, bar.update))
+            path = _cache(args.cache, spec, at)
+            choices.append(cached_choices(spec, positions, bank.seed, path, bar.update, cpu=at))
         bar.close()
     if args.noise is not None:
         other = read_labels(args.noise)
@@ -197,6 +211,8 @@ def cmd_measure(args: argparse.Namespace) -> int:
         "oracle": oracle,
         "bank_positions": len(bank.positions()),
         "positions": len(positions),
+        "subset": "all" if args.positions is None else f"stratified {args.positions}",
+        "cpu_per_decision": cpu,
         "games": len({games[p.index] for p in positions}),
         **report(choices, labels, games),
         "done_deploying": [
@@ -213,13 +229,20 @@ def cmd_measure(args: argparse.Namespace) -> int:
 def _print_measure(out: dict[str, Any]) -> None:
     print(
         f"{out['positions']} labelled positions (of the bank's {out['bank_positions']}) of "
-        f"{out['games']} games, {out['oracle']}; regret, agreement and "
+        f"{out['games']} games ({out['subset']}), {out['oracle']}; "
+        + (
+            ""
+            if out["cpu_per_decision"] is None
+            else f"searches {out['cpu_per_decision']:g} s of thread CPU a decision; "
+        )
+        + "regret, agreement and "
         "oracle blunders (regret > 10 points) in %, 95% intervals over games"
     )
-    print(f"  {'agent':<16} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
+    w = max([16, *(len(s["agent"]) for s in out["scores"])])
+    print(f"  {'agent':<{w}} {'regret':>20} {'agreement':>20} {'blunders':>20} {'CPU s':>7}")
     for s in out["scores"]:
         print(
-            f"  {s['agent']:<16} {_pct(s['regret']):>20} {_pct(s['agreement']):>20} "
+            f"  {s['agent']:<{w}} {_pct(s['regret']):>20} {_pct(s['agreement']):>20} "
             f"{_pct(s['blunder_rate']):>20} {s['cpu_seconds']:>7}"
         )
     print("regret of one agent less another's (paired), and positions to tell them apart:")
@@ -296,6 +319,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 10:
+        raise argparse.ArgumentTypeError(f"CPU seconds a decision must be in (0, 10], got {text}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -339,11 +372,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     mea.add_argument("--noise", type=Path, default=None, help="a second labelling to compare")
     mea.add_argument("--cache", type=Path, default=None, help="keep agents' choices here")
     mea.add_argument("--json", action="store_true")
+    mea.add_argument(
+        "--positions",
+        type=int,
+        default=None,
+        help="a subset of N positions spread evenly over the games (screening)",
+    )
+    mea.add_argument(
+        "--cpu-per-decision",
+        type=_seconds,
+        default=None,
+        help="searching agents search this many seconds of thread CPU a decision",
+    )
     cho = sub.add_parser("choose", help="agents' choices at every position, kept in --cache")
     cho.add_argument("--bank", type=Path, default=BANK_PATH)
     cho.add_argument("--agents", default=",".join(DEFAULT_AGENTS))
     cho.add_argument("--cache", type=Path, required=True)
     cho.add_argument("--limit", type=int, default=None, help="the bank's first N positions")
+    cho.add_argument(
+        "--positions",
+        type=int,
+        default=None,
+        help="a subset of N positions spread evenly over the games (screening)",
+    )
+    cho.add_argument(
+        "--cpu-per-decision",
+        type=_seconds,
+        default=None,
+        help="searching agents search this many seconds of thread CPU a decision",
+    )
     chk = sub.add_parser("check", help="the oracle as a player against a level")
     chk.add_argument("--against", default="ismcts:normal")
     chk.add_argument("--deals", type=int, default=8)

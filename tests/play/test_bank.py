@@ -339,3 +339,26 @@ def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> 
     assert out["positions"] == 2
     assert out["agreement"]["mean"] == pytest.approx(0.5)
     assert out["regret"]["mean"] == pytest.approx(0.5)  # 0 where it agrees, 1 where not
+
+
+def test_a_stratified_subset_spreads_its_positions_evenly_over_the_games() -> None:
+    from rebelspace.play.yardstick import stratified
+
+    positions = [Position(g * 16 + k, g, 0, ()) for g in range(5) for k in range(16)]
+    subset = stratified(positions, 12)
+    per_game = [sum(p.game == g for p in subset) for g in range(5)]
+    assert per_game == [3, 3, 2, 2, 2] and len(subset) == 12
+    # Each game's picks spread over its course (first, middle, quarter), in index order.
+    assert [p.index for p in subset if p.game == 0] == [0, 4, 8]
+    assert [p.index for p in subset if p.game == 4] == [64, 72]
+    assert set(subset) <= set(stratified(positions, 40))
+    assert subset == sorted(subset, key=lambda p: p.index)
+
+
+def test_a_cpu_budget_is_named_in_the_label_and_refused_for_the_hint() -> None:
+    from rebelspace.play.yardstick import chooser, label_of
+
+    assert label_of("ismcts:normal", 0.1) == "ismcts:normal@0.1s"
+    assert label_of("ismcts:normal", None) == "ismcts:normal"
+    with pytest.raises(ValueError, match="hint"):
+        chooser("hint", context_for(), 0.1)

@@ -49,6 +49,35 @@ class Budget:
     evaluation: str = "units"  # leaf evaluation: a name of EVALUATIONS
     prior: float = 0.0  # PUCT weight of the distilled policy as a prior at the root (0: none)
     thrift: float = 0.0  # keep a battle card when passing scored within this of playing it
+    # Variants measured on the yardstick at equal CPU (issue 29; see the notes above LEVELS),
+    # off by default. ``final``: the root's choice, "visits" (most visited) or "lcb" (the best
+    # lower confidence bound, mean - 1/sqrt(visits)). ``trees``: 0 for one ISMCTS tree that
+    # deals the hidden cards again every iteration; K > 0 for an ensemble of K trees, each
+    # searching one fixed determinization, iterations in turn, the root's visits summed.
+    final: str = "visits"
+    trees: int = 0
+
+
+FINALS = ("visits", "lcb")
+
+
+def validate(budget: Budget) -> Budget:
+    """``budget`` if its settings are meaningful; a ValueError naming the first that is not."""
+    if budget.iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {budget.iterations}")
+    if budget.seconds is not None and not budget.seconds > 0:
+        raise ValueError(f"seconds must be above 0, got {budget.seconds}")
+    if budget.rollout_turns < 0 or budget.widening < 0 or budget.trees < 0:
+        raise ValueError("rollout_turns, widening and trees must not be negative")
+    if budget.policy not in ("heuristic", "random"):
+        raise ValueError(f"policy must be heuristic or random, got {budget.policy!r}")
+    if budget.evaluation not in EVALUATIONS:
+        raise ValueError(
+            f"unknown evaluation {budget.evaluation!r}; known: {', '.join(EVALUATIONS)}"
+        )
+    if budget.final not in FINALS:
+        raise ValueError(f"final must be one of {', '.join(FINALS)}, got {budget.final!r}")
+    return budget
 
 
 #: The leaf evaluations by name: a score (the baseline is the root's) and the estimate of
@@ -113,6 +142,23 @@ DECISION_CAP = 0.9
 # even: 43 of 80 (seed 2026) and 37 of 80 (seed 2027), 80 of 160; it cut the battle cards
 # that changed nothing to 19.0% (12.2-28.5%, 100 games against the heuristic, seed 17;
 # normal: 26.4%, 22.3-31.1%), not shown at this size, so no level uses it yet.
+#
+# Tried on the yardstick at equal CPU (issue 29; docs/yardstick.md): every variant and normal
+# itself searching 0.1 s of thread CPU a decision (normal reaches a median 360 iterations
+# there), 400 stratified bank positions, regret against the search oracle in points of win
+# chance, the paired difference variant - normal with its 95% interval over games (normal:
+# 0.9, 0.6-1.1). None was better; the oracle is normal's own method with more thought, so it
+# may favour variants close to normal. Each is a ``Budget`` option, off in every level:
+# - the final choice by lower confidence bound (``final="lcb"``): 1.0, +0.1 (-0.1-0.3), even;
+# - an ensemble of 8 trees, each on one fixed determinization, visits summed (``trees=8``):
+#   1.5, +0.7 (0.4-0.9), worse (strategy fusion: each tree sees the hidden cards);
+# - one-turn rollouts, so more iterations fit (median 816 in 0.1 s): 1.3, +0.4 (0.1-0.8), worse;
+# - the same cut at one turn with the learnt value (``evaluation="learnt-centred"``, median
+#   704 iterations): 1.3, +0.4 (0.1-0.7), worse;
+# - progressive widening below the root, one child more per 8 visits
+#   (``widening=8``): 1.0, +0.1 (-0.1-0.4), even.
+# Determinizations weighted by the opponent's observed actions were not tried: a view holds
+# no structured record of the opponent's past actions and no past states to replay them in.
 #
 # The searching levels above easy keep a battle card when passing scored within 3 points of
 # playing it (``Budget.thrift``, issue 17's tricks that change nothing): normal's search wasted
@@ -210,27 +256,31 @@ class ISMCTSAgent(ThinkingAgent):
         value_of = self._evaluate
         iterations = 0
         self.searches += 1
+        # The ensemble's trees and their fixed determinizations (``Budget.trees``).
+        roots = [root] if not budget.trees else [Node(1 - me) for _ in range(budget.trees)]
+        fixed = [self._determinize(root_state, me) for _ in range(budget.trees)]
+        for r in roots:
+            r.prior, r.hint = root.prior, root.hint
         while iterations < budget.iterations:
             if deadline is not None and iterations % 16 == 0 and time.thread_time() > deadline:
                 self.capped += 1
                 break
+            k = iterations % len(roots)
             iterations += 1
-            state = self._determinize(root_state, me)
+            state = fixed[k].clone() if fixed else self._determinize(root_state, me)
             horizon = state.turn + budget.rollout_turns
-            path = self._descend(state, root)
+            path = self._descend(state, roots[k])
             self._rollout(state, horizon)
             value = value_of(state, me, baseline)
             for n in path:
                 n.visits += 1
                 n.reward += value if n.mover == me else 1.0 - value
+        if budget.trees:
+            root = _summed(roots, me)
         self.last_iterations = iterations
         self.last_root = root
         children = root.children
-        best = max(
-            (a for a in legal if a in children),
-            key=lambda a: (children[a].visits, children[a].reward),
-            default=legal[0],
-        )
+        best = _final_choice(children, legal, budget.final)
         if budget.thrift and root_state.step == Step.TRICKS:
             return _thrifty(root_state, children, best, budget.thrift)
         return best
@@ -319,6 +369,40 @@ class ISMCTSAgent(ThinkingAgent):
         while state.outcome is None and state.turn < horizon:
             moves = state.legal_actions()
             state.apply(moves[0] if len(moves) == 1 else self.policy(state, moves, self.rng))
+
+
+def _final_choice(children: dict[int, Node], legal: Sequence[int], final: str) -> int:
+    """The root's choice among its visited children: the most visited ("visits"), or the best
+    lower confidence bound ("lcb"), so that a rarely visited action with a lucky mean does
+    not beat a well-tried one (values lie in 0..1, so 1/sqrt(n) is about two standard errors
+    at the widest)."""
+
+    def by_visits(a: int) -> tuple[float, float]:
+        return (children[a].visits, children[a].reward)
+
+    def by_bound(a: int) -> tuple[float, float]:
+        c = children[a]
+        return (c.reward / c.visits - 1.0 / math.sqrt(c.visits), c.visits)
+
+    tried = [a for a in legal if a in children and children[a].visits]
+    return max(tried, key=by_bound if final == "lcb" else by_visits, default=legal[0])
+
+
+def _summed(roots: Sequence[Node], me: int) -> Node:
+    """One root whose children hold the visits and rewards of the roots' children summed
+    (an ensemble's choice, and what the hint reads of it)."""
+    out = Node(1 - me)
+    for r in roots:
+        for a, child in r.children.items():
+            merged = out.children.get(a)
+            if merged is None:
+                merged = out.children[a] = Node(child.mover)
+            merged.visits += child.visits
+            merged.reward += child.reward
+            merged.avail += child.avail
+        out.visits += r.visits
+    out.hint, out.prior = roots[0].hint, roots[0].prior
+    return out
 
 
 def _root_prior(state: GameState, legal: Sequence[int]) -> tuple[dict[int, float], int]:

@@ -15,13 +15,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rebelspace.engine import GameContext, RebelSpaceError
 from rebelspace.extras import require
 
 from . import Agent
 from .random_agent import RandomAgent
+
+if TYPE_CHECKING:
+    from .ismcts import Budget
 
 AGENT_NAMES = ("random", "heuristic", "ismcts", "distilled")
 
@@ -88,14 +91,52 @@ def _distilled(arg: str, ctx: GameContext, seed: int) -> Agent:
 def _ismcts(arg: str, ctx: GameContext, seed: int) -> Agent:
     from .ismcts import LEVELS, Budget, ISMCTSAgent
 
-    level = arg or "normal"
+    level, *options = (arg or "normal").split("+")
+    level = level or "normal"
     if level in LEVELS:
-        return ISMCTSAgent(ctx, seed, LEVELS[level])
-    if level.isascii() and level.isdigit() and int(level) > 0:
-        return ISMCTSAgent(ctx, seed, Budget(iterations=int(level)))
-    raise AgentSpecError(
-        f"ismcts level must be one of {', '.join(LEVELS)} or a number of iterations, got {arg!r}"
-    )
+        budget = LEVELS[level]
+    elif level.isascii() and level.isdigit() and int(level) > 0:
+        budget = Budget(iterations=int(level))
+    else:
+        raise AgentSpecError(
+            f"ismcts level must be one of {', '.join(LEVELS)} or a number of iterations, "
+            f"got {arg!r}"
+        )
+    if options:
+        budget = _budget_options(budget, options, arg)
+    return ISMCTSAgent(ctx, seed, budget)
+
+
+def _budget_options(budget: Budget, options: list[str], arg: str) -> Budget:
+    """``budget`` with ``name=value`` options of its fields (``ismcts:normal+trees=4``), for
+    measuring search variants on the yardstick (issue 29) without a new level."""
+    from dataclasses import fields, replace
+
+    from .ismcts import validate
+
+    names = {f.name for f in fields(budget)}
+    changes: dict[str, object] = {}
+    for option in options:
+        name, eq, text = option.partition("=")
+        if not eq or name not in names:
+            raise AgentSpecError(
+                f"ismcts option must be NAME=VALUE with NAME one of {', '.join(sorted(names))}, "
+                f"got {option!r} in {arg!r}"
+            )
+        current = getattr(budget, name)
+        try:
+            if isinstance(current, str):
+                changes[name] = text
+            elif isinstance(current, int) and not isinstance(current, bool):
+                changes[name] = int(text)
+            else:
+                changes[name] = float(text)
+        except ValueError:
+            raise AgentSpecError(f"ismcts option {name} needs a number, got {text!r}") from None
+    try:
+        return validate(replace(budget, **changes))  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise AgentSpecError(f"ismcts options {arg!r}: {exc}") from None
 
 
 class Plugin(NamedTuple):

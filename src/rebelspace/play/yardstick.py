@@ -39,12 +39,47 @@ RESAMPLES = 2000
 Chooser = Callable[[PlayerView, Sequence[int], int], int]
 
 
-def chooser(spec: str, ctx: GameContext) -> Chooser:
+def chooser(spec: str, ctx: GameContext, cpu: float | None = None) -> Chooser:
     """The agent ``spec`` (a registry name, or ``hint``) as a fresh agent per position, seeded
-    per position: a choice depends on the position and the seed only, not on the order."""
+    per position: a choice depends on the position and the seed only, not on the order.
+
+    With ``cpu``, a searching agent searches for that many seconds of its thread's CPU time
+    instead of its iterations (``bulk_agent``): agents compared at equal CPU (issue 29). Its
+    choices then depend on the machine's speed too."""
     if spec == HINT:
+        if cpu is not None:
+            raise ValueError("the hint keeps its own budget; measure it without a CPU budget")
         return lambda view, legal, seed: hint(view, legal, ctx, seed).best.action
-    return lambda view, legal, seed: bulk_agent(spec, ctx, seed).act(view, legal)
+    return lambda view, legal, seed: bulk_agent(spec, ctx, seed, cpu=cpu).act(view, legal)
+
+
+def label_of(spec: str, cpu: float | None) -> str:
+    """How the yardstick names ``spec`` measured with CPU budget ``cpu``: ``spec@0.1s``."""
+    return spec if cpu is None else f"{spec}@{cpu:g}s"
+
+
+def stratified(positions: Sequence[Position], count: int) -> list[Position]:
+    """``count`` of ``positions`` spread evenly over their games and over each game's course:
+    every game's first pick, then every game's second, and so on, a game's picks going
+    through its positions in bit-reversed order (first, middle, quarters, ...), so that a
+    screening subset has every game and every stage of a game about equally. A smaller
+    subset is part of a larger one, so choices kept for one are reused by the other."""
+    by_game: dict[int, list[Position]] = {}
+    for p in sorted(positions, key=lambda p: p.index):
+        by_game.setdefault(p.game, []).append(p)
+    keyed = []
+    for game, kept in by_game.items():
+        for pick, k in enumerate(_spread(len(kept))):
+            keyed.append((pick, game, kept[k]))
+    keyed.sort(key=lambda t: (t[0], t[1]))
+    return sorted((p for _, _, p in keyed[:count]), key=lambda p: p.index)
+
+
+def _spread(n: int) -> list[int]:
+    """0..n-1 in bit-reversed order: 0, n/2, n/4, 3n/4, ... for n a power of two."""
+    bits = max(1, (n - 1).bit_length())
+    order = (int(format(k, f"0{bits}b")[::-1], 2) for k in range(1 << bits))
+    return [k for k in order if k < n]
 
 
 def regret(label: Label, action: int) -> float:
@@ -70,25 +105,28 @@ def choose_all(
     positions: Sequence[Position],
     bank: int,
     progress: Callable[[int], None] | None = None,
+    *,
+    cpu: float | None = None,
 ) -> Choices:
     """``spec``'s choice at each of ``positions`` (seeded by ``bank_seed(bank, index,
-    "agent/<spec>")``), with the process CPU time they took."""
+    "agent/<spec>")``), with the process CPU time they took; ``cpu`` as ``chooser``'s."""
     chosen: dict[int, int] = {}
     seconds = 0.0
-    for index, action, cpu in choices_of(spec, positions, bank):
+    for index, action, took in choices_of(spec, positions, bank, cpu=cpu):
         chosen[index] = action
-        seconds += cpu
+        seconds += took
         if progress is not None:
             progress(1)
-    return Choices(spec, chosen, seconds)
+    return Choices(label_of(spec, cpu), chosen, seconds)
 
 
 def choices_of(
-    spec: str, positions: Iterable[Position], bank: int
+    spec: str, positions: Iterable[Position], bank: int, *, cpu: float | None = None
 ) -> Iterator[tuple[int, int, float]]:
-    """(position index, ``spec``'s choice there, the CPU seconds it took), one at a time."""
+    """(position index, ``spec``'s choice there, the CPU seconds it took), one at a time.
+    The agent's seed is the same with or without a CPU budget ``cpu``."""
     ctx = context_for()
-    choose = chooser(spec, ctx)
+    choose = chooser(spec, ctx, cpu)
     for position in positions:
         state = position.state(ctx)
         view = state.view(state.to_move)
@@ -104,29 +142,32 @@ def cached_choices(
     bank: int,
     path: Path,
     progress: Callable[[int], None] | None = None,
+    *,
+    cpu: float | None = None,
 ) -> Choices:
     """``choose_all`` kept in ``path`` (JSON lines, appended as each choice is made): the
     positions already chosen at are read back, the rest chosen now, so a long run resumes."""
     chosen: dict[int, int] = {}
-    cpu: dict[int, float] = {}
+    spent: dict[int, float] = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line:
                 d = json.loads(line)
                 chosen[int(d["i"])] = int(d["a"])
-                cpu[int(d["i"])] = float(d["cpu"])
+                spent[int(d["i"])] = float(d["cpu"])
     todo = [p for p in positions if p.index not in chosen]
     if progress is not None:
         progress(len(positions) - len(todo))
     with path.open("a", encoding="utf-8") as out:
-        for index, action, seconds in choices_of(spec, todo, bank):
+        for index, action, seconds in choices_of(spec, todo, bank, cpu=cpu):
             out.write(json.dumps({"i": index, "a": action, "cpu": round(seconds, 5)}) + "\n")
             out.flush()
-            chosen[index], cpu[index] = action, seconds
+            chosen[index], spent[index] = action, seconds
             if progress is not None:
                 progress(1)
     wanted = [p.index for p in positions]
-    return Choices(spec, {i: chosen[i] for i in wanted}, sum(cpu[i] for i in wanted))
+    took = sum(spent[i] for i in wanted)
+    return Choices(label_of(spec, cpu), {i: chosen[i] for i in wanted}, took)
 
 
 @dataclass(frozen=True, slots=True)
