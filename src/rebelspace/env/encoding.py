@@ -61,10 +61,8 @@ from rebelspace.engine.read import (
     Battle,
     Sight,
     battle,
-    deck_size,
     deploy_points,
     extra_attacks,
-    hand_size,
     in_battle,
     sight,
     target_inactive,
@@ -163,7 +161,7 @@ class Encoder:
         types = self.layout.types
         v = bytearray(self.size)
         w = sight(s, player)
-        self.write_head(s, player, v)
+        self.write_head(s, w, v)
         counts = self.pile_counts
         for name, pile in (
             ("own_hand", w.hand),
@@ -188,10 +186,10 @@ class Encoder:
     # some entries: their slices must be zero first (a fresh vector in ``encode``;
     # ``IncrementalEncoder`` zeroes the slices it rewrites).
 
-    def write_head(self, s: GameState, player: int, v: bytearray) -> None:
+    def write_head(self, s: GameState, w: Sight, v: bytearray) -> None:
         """The global and counts slices, every entry written (so no zeroing first): public
         information and the player's own (the sizes of hands and decks are public, R5)."""
-        opp = 1 - player
+        player = w.side
         out = s.outcome
         v[0] = player
         v[1] = s.player == player
@@ -205,13 +203,13 @@ class Encoder:
         v[7] = extra_attacks(s)
         v[8:GLOBAL] = _STEP_ONE_HOT[s.step]
         # counts, capped: an edited card list may hold more than 255 cards
-        n = deck_size(s, player)
+        n = len(w.deck)
         v[GLOBAL] = n if n < 255 else 255
-        n = hand_size(s, player)
+        n = len(w.hand)
         v[GLOBAL + 1] = n if n < 255 else 255
-        n = deck_size(s, opp)
+        n = w.opp_deck_size
         v[GLOBAL + 2] = n if n < 255 else 255
-        n = hand_size(s, opp)
+        n = w.opp_hand_size
         v[GLOBAL + 3] = n if n < 255 else 255
 
     def write_known(self, known: tuple[int, ...], v: bytearray) -> None:

@@ -67,8 +67,8 @@ class IncrementalEncoder:
         """``player``'s observation of ``s`` as a new float32 vector."""
         v = self._v
         p = self.player
-        self.encoder.write_head(s, p, v)  # changes at almost every decision
         inputs = sight(s, p)
+        self.encoder.write_head(s, inputs, v)  # changes at almost every decision
         try:
             if inputs != self._inputs:  # one comparison, in C, when nothing moved
                 self._rewrite(inputs)
@@ -117,7 +117,7 @@ class IncrementalEncoder:
             kept[10] = inputs[10][:]
             v[at[10] : at[11]] = zeros[: at[11] - at[10]]
             enc.write_revealed(inputs[10], v)
-        kept[11:] = inputs[11:]  # the side and whether a spectator: the same for a player
+        kept[11:] = inputs[11:]  # the other hand's and deck's sizes (in the head), the side...
         self._inputs = tuple(kept)
 
     def _pile(self, start: int, now: Sequence[int], before: Sequence[int] | None) -> None:
