@@ -32,11 +32,14 @@ if TYPE_CHECKING:
 __all__ = [
     "Battle",
     "Sight",
+    "active",
     "attached",
     "attachments",
     "battle",
     "battle_bonuses",
     "busy",
+    "casualty",
+    "deck_order",
     "deck_size",
     "deploy_points",
     "discard",
@@ -44,6 +47,7 @@ __all__ = [
     "hand",
     "hand_size",
     "in_battle",
+    "inactive",
     "in_play",
     "known_hand",
     "psion_cards",
@@ -193,6 +197,12 @@ def battle_bonuses(s: GameState) -> tuple[int, int]:
     return s.atk_bonus, s.def_bonus
 
 
+def casualty(s: GameState) -> Casualties | None:
+    """R19 while the loser of a battle picks casualties: its group, whose group won, the
+    rating points still to pick and the battle's kind; None at any other time."""
+    return s.cas
+
+
 def psion_cards(s: GameState) -> tuple[tuple[int, int], ...]:
     """(psion card, hero) of the psion cards played this attack phase that still count: a
     psion card of a destroyed hero went with it (R24, R28)."""
@@ -225,6 +235,22 @@ def deck_size(s: GameState, player: int) -> int:
 def discard(s: GameState, player: int) -> Sequence[int]:
     """``player``'s discard pile, in the order discarded, top last (public, R4)."""
     return s.discard[player]
+
+
+def deck_order(s: GameState, player: int) -> Sequence[int]:
+    """``player``'s deck, top card last. Hidden from both players (R5: no player's decision
+    may read it); for designer tools that print a whole position (``tui.position_dict``)."""
+    return s.deck[player]
+
+
+def active(s: GameState, player: int) -> Sequence[int]:
+    """The units in ``player``'s Active Zone."""
+    return s.active[player]
+
+
+def inactive(s: GameState, player: int) -> Sequence[int]:
+    """The units in ``player``'s Inactive Zone."""
+    return s.inactive[player]
 
 
 def zones(s: GameState, player: int) -> tuple[Sequence[int], Sequence[int]]:
