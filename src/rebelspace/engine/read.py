@@ -182,7 +182,7 @@ def battle(s: GameState) -> Battle:
             s.battle_next,
             s.pending_damage,
             s.cas,
-            psion_cards(s),
+            psion_cards(s) if s.psions else (),  # no call in the usual case: a hot path
         ),
     )
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from rebelspace.engine import GameState
-from rebelspace.engine.read import Sight, battle, in_battle, sight, zones
+from rebelspace.engine.read import Sight, battle, in_battle, inactive, sight
 
 from .encoding import COUNTS, GLOBAL, ZONES, Encoder
 
@@ -150,7 +150,7 @@ class IncrementalEncoder:
         if b.groups:
             enc.write_battle_head(b, v)
         groups, gkind, blocks, targets, results = b.groups, b.kinds, b.blocks, b.targets, b.results
-        defender_inactive = zones(s, 1 - s.player)[1]
+        defender_inactive = inactive(s, 1 - s.player)
         inputs = (groups, gkind, blocks, targets, results, defender_inactive)
         if inputs != self._groups_in:
             self._groups_in = (
