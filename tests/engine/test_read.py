@@ -125,3 +125,17 @@ def test_in_play_is_both_zones_active_first(player: int) -> None:
     assert read.in_play(game, player) == [*active, *inactive]
     for u in read.in_play(game, player):
         assert read.attached(game, u) == read.attachments(game)[u]
+
+
+def test_visible_is_the_sight_by_position_and_its_positions_name_the_fields() -> None:
+    game = played(5, 50)
+    for viewer in (REBEL, IMPERIAL, None):
+        assert tuple(read.sight(game, viewer)) == read.visible(game, viewer)
+    positions = {
+        name.lower(): getattr(read, name)
+        for name in (
+            "HAND DECK DISCARD OPP_DISCARD KNOWN ACTIVE INACTIVE OPP_ACTIVE OPP_INACTIVE ATT "
+            "REVEALED OPP_HAND_SIZE OPP_DECK_SIZE SIDE"
+        ).split()
+    }
+    assert all(read.Sight._fields[i] == name for name, i in positions.items()), positions

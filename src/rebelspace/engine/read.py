@@ -8,10 +8,11 @@ and python-chess's board through its accessors. The reads return the state's own
 tuples, typed ``Sequence`` (read-only): nothing is copied, so the hot loops (the encoder, the
 heuristic inside ISMCTS rollouts) pay one function call, and a caller must not change them.
 
-What a player may see (R5) is decided once, in ``sight``: the views (``views.make_view``,
-``make_public_view``) and the observation encoder (``env/encoding.py``) are both built from it.
-The other reads are public information (boards, discard piles, sizes, the battle in progress)
-or the player's own cards, named as such: ``hand`` is for the player deciding with it.
+What a player may see (R5) is decided once, in ``visible`` (``sight``: the same with its fields
+named): the views (``views.make_view``, ``make_public_view``) and the observation encoder
+(``env/encoding.py``) are both built from it. The other reads are public information (boards,
+discard piles, sizes, the battle in progress) or the player's own cards, named as such:
+``hand`` is for the player deciding with it.
 
 Not behind the door (these are the state's public API and always have been): ``ctx``, ``seed``,
 ``turn``, ``player`` (whose turn), ``step``, ``to_move``, ``outcome``, ``events``, ``history``
@@ -21,7 +22,7 @@ and the methods (``legal_actions``, ``apply``, ``clone``, ``view``...).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .cards import REBEL
 from .steps import DEPLOY, Casualties
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Battle",
+    "Seen",
     "Sight",
     "active",
     "attached",
@@ -53,6 +55,7 @@ __all__ = [
     "psion_cards",
     "sight",
     "target_inactive",
+    "visible",
     "zones",
 ]
 
@@ -90,8 +93,45 @@ _NO_REVEALS: tuple[tuple[int, tuple[str, ...]], ...] = ()
 _new = tuple.__new__
 
 
-def sight(s: GameState, viewer: int | None) -> Sight:
-    """R5, decided here and nowhere else: what ``viewer`` (0 or 1; None, a spectator) may see.
+#: ``Sight``'s fields as a plain tuple, in the same order: what ``visible`` returns.
+Seen = tuple[
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    tuple[int, ...],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[int],
+    Sequence[tuple[int, ...]],
+    Sequence[tuple[int, tuple[str, ...]]],
+    int,
+    int,
+    int,
+    bool,
+]
+# The positions of ``Seen``, by ``Sight``'s field names (the encoder reads them by position).
+HAND: Final = 0
+DECK: Final = 1
+DISCARD: Final = 2
+OPP_DISCARD: Final = 3
+KNOWN: Final = 4
+ACTIVE: Final = 5
+INACTIVE: Final = 6
+OPP_ACTIVE: Final = 7
+OPP_INACTIVE: Final = 8
+ATT: Final = 9
+REVEALED: Final = 10
+OPP_HAND_SIZE: Final = 11
+OPP_DECK_SIZE: Final = 12
+SIDE: Final = 13
+
+
+def visible(s: GameState, viewer: int | None) -> Seen:
+    """R5, decided here and nowhere else: what ``viewer`` (0 or 1; None, a spectator) may see,
+    as a plain tuple (``sight`` names its fields; the encoder, a hot path, reads it by position:
+    a tuple costs a third of a NamedTuple to build).
 
     A player sees their own hand and the contents of their own deck (not its order), the sizes
     of the other hand and both decks, every card in play and in the discard piles, the card
@@ -100,47 +140,46 @@ def sight(s: GameState, viewer: int | None) -> Sight:
     """
     if viewer is None:
         p, o = REBEL, 1 - REBEL
-        return _new(
-            Sight,
-            (
-                _NOTHING,
-                _NOTHING,
-                s.discard[p],
-                s.discard[o],
-                _NOTHING,
-                s.active[p],
-                s.inactive[p],
-                s.active[o],
-                s.inactive[o],
-                s.att,
-                _NO_REVEALS,
-                len(s.hand[o]),
-                len(s.deck[o]),
-                p,
-                True,
-            ),
-        )
-    o = 1 - viewer
-    return _new(
-        Sight,
-        (
-            s.hand[viewer],
-            s.deck[viewer],
-            s.discard[viewer],
+        return (
+            _NOTHING,
+            _NOTHING,
+            s.discard[p],
             s.discard[o],
-            s.known[viewer],
-            s.active[viewer],
-            s.inactive[viewer],
+            _NOTHING,
+            s.active[p],
+            s.inactive[p],
             s.active[o],
             s.inactive[o],
             s.att,
-            s.seen[viewer],
+            _NO_REVEALS,
             len(s.hand[o]),
             len(s.deck[o]),
-            viewer,
-            False,
-        ),
+            p,
+            True,
+        )
+    o = 1 - viewer
+    return (
+        s.hand[viewer],
+        s.deck[viewer],
+        s.discard[viewer],
+        s.discard[o],
+        s.known[viewer],
+        s.active[viewer],
+        s.inactive[viewer],
+        s.active[o],
+        s.inactive[o],
+        s.att,
+        s.seen[viewer],
+        len(s.hand[o]),
+        len(s.deck[o]),
+        viewer,
+        False,
     )
+
+
+def sight(s: GameState, viewer: int | None) -> Sight:
+    """``visible`` with its fields named: what ``viewer`` may see (R5)."""
+    return _new(Sight, visible(s, viewer))
 
 
 class Battle(NamedTuple):

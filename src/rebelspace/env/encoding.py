@@ -1,11 +1,12 @@
 """The numeric observation of one player: what that player's view shows (R5), as a flat vector.
 
 The encoder reads the game state through the engine's door (``engine/read.py``), not through a
-``PlayerView`` (building one costs ~38 us; this costs a few): the cards from ``read.sight``, the
-one decision of what R5 lets the player see, which the views are built from too, and the rest
-from the door's public reads. ``tests/env/test_encoding.py`` proves it honest by
-checking that a state sampled from the player's view (``engine.sampling.sample_state``) encodes
-the same, and that swapping the opponent's hidden hand and deck cards changes nothing.
+``PlayerView`` (building one costs ~38 us; this costs a few): the cards from ``read.visible``
+(``read.sight``, by position), the one decision of what R5 lets the player see, which the views
+are built from too, and the rest from the door's public reads. ``tests/env/test_encoding.py``
+proves it honest by checking that a state sampled from the player's view
+(``engine.sampling.sample_state``) encodes the same, and that swapping the opponent's hidden
+hand and deck cards changes nothing.
 
 Everything is from the viewer's side ("own" = the observing player, "opp" = the other one), so
 one policy can play both sides; ``side`` says which one it is. Cards are counted by card type
@@ -58,14 +59,28 @@ from rebelspace.engine import STEP_NAMES, GameContext, GameState
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import ATTACHMENT, HERO, PSION
 from rebelspace.engine.read import (
+    ACTIVE,
+    ATT,
+    DECK,
+    DISCARD,
+    HAND,
+    INACTIVE,
+    KNOWN,
+    OPP_ACTIVE,
+    OPP_DECK_SIZE,
+    OPP_DISCARD,
+    OPP_HAND_SIZE,
+    OPP_INACTIVE,
+    REVEALED,
+    SIDE,
     Battle,
-    Sight,
+    Seen,
     battle,
     deploy_points,
     extra_attacks,
     in_battle,
-    sight,
     target_inactive,
+    visible,
 )
 
 GLOBAL, COUNTS, BATTLE_HEAD, GROUP_HEAD = 19, 4, 12, 7
@@ -160,22 +175,22 @@ class Encoder:
         off = self.layout.offsets
         types = self.layout.types
         v = bytearray(self.size)
-        w = sight(s, player)
+        w = visible(s, player)
         self.write_head(s, w, v)
         counts = self.pile_counts
         for name, pile in (
-            ("own_hand", w.hand),
-            ("own_deck", w.deck),
-            ("own_discard", w.discard),
-            ("opp_discard", w.opp_discard),
+            ("own_hand", w[HAND]),
+            ("own_deck", w[DECK]),
+            ("own_discard", w[DISCARD]),
+            ("opp_discard", w[OPP_DISCARD]),
         ):
             o = off[name]
             v[o : o + types] = counts(pile)
-        if w.known:
-            self.write_known(w.known, v)
+        if w[KNOWN]:
+            self.write_known(w[KNOWN], v)
         self._zones(w, v)
-        if w.revealed:
-            self.write_revealed(w.revealed, v)
+        if w[REVEALED]:
+            self.write_revealed(w[REVEALED], v)
         if in_battle(s):
             b = battle(s)
             self.write_battle_head(b, v)
@@ -186,10 +201,10 @@ class Encoder:
     # some entries: their slices must be zero first (a fresh vector in ``encode``;
     # ``IncrementalEncoder`` zeroes the slices it rewrites).
 
-    def write_head(self, s: GameState, w: Sight, v: bytearray) -> None:
+    def write_head(self, s: GameState, w: Seen, v: bytearray) -> None:
         """The global and counts slices, every entry written (so no zeroing first): public
         information and the player's own (the sizes of hands and decks are public, R5)."""
-        player = w.side
+        player = w[SIDE]
         out = s.outcome
         v[0] = player
         v[1] = s.player == player
@@ -203,13 +218,13 @@ class Encoder:
         v[7] = extra_attacks(s)
         v[8:GLOBAL] = _STEP_ONE_HOT[s.step]
         # counts, capped: an edited card list may hold more than 255 cards
-        n = len(w.deck)
+        n = len(w[DECK])
         v[GLOBAL] = n if n < 255 else 255
-        n = len(w.hand)
+        n = len(w[HAND])
         v[GLOBAL + 1] = n if n < 255 else 255
-        n = w.opp_deck_size
+        n = w[OPP_DECK_SIZE]
         v[GLOBAL + 2] = n if n < 255 else 255
-        n = w.opp_hand_size
+        n = w[OPP_HAND_SIZE]
         v[GLOBAL + 3] = n if n < 255 else 255
 
     def write_known(self, known: tuple[int, ...], v: bytearray) -> None:
@@ -217,13 +232,13 @@ class Encoder:
         for ct in known:
             v[o + ct] += 1
 
-    def _zones(self, w: Sight, v: bytearray) -> None:
+    def _zones(self, w: Seen, v: bytearray) -> None:
         """The four zone slices and the attachments slice, in one pass (``_zone`` and
         ``_attachments`` write the same, separately, for ``IncrementalEncoder``)."""
         at = self.at
         to = self.type_of
         is_hero = self.is_hero
-        att = w.att
+        att = w[ATT]
         att_at = self.att_at
         for name, zone in zip(ZONES, self.zones_of(w), strict=True):
             p = at[name]
@@ -235,9 +250,9 @@ class Encoder:
                         v[att_at[h, to[a]]] += 1
 
     @staticmethod
-    def zones_of(w: Sight) -> tuple[Sequence[int], ...]:
+    def zones_of(w: Seen) -> tuple[Sequence[int], ...]:
         """The zones in the order of ``ZONES``: own active, own inactive, opp's two."""
-        return (w.active, w.inactive, w.opp_active, w.opp_inactive)
+        return (w[ACTIVE], w[INACTIVE], w[OPP_ACTIVE], w[OPP_INACTIVE])
 
     def write_zone(self, k: int, zone: Sequence[int], v: bytearray) -> None:
         p = self.at[ZONES[k]]

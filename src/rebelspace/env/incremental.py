@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from rebelspace.engine import GameState
-from rebelspace.engine.read import Sight, battle, in_battle, inactive, sight
+from rebelspace.engine.read import Sight, battle, in_battle, inactive, visible
 
 from .encoding import COUNTS, GLOBAL, ZONES, Encoder
 
@@ -55,7 +55,7 @@ class IncrementalEncoder:
         self._at += [off["attachments"], off["revealed"], off["battle"]]
         self._at.append(off["group0"] if lay.groups else encoder.size)
         # Copies of what the slices now in the buffer were computed from (None: not yet): the
-        # player's ``read.sight`` (the four piles, opp_known, the four zones, the attachments of
+        # player's ``read.visible`` (the four piles, opp_known, the four zones, the attachments of
         # every hero, revealed, in its field order); and the six inputs of the group slices.
         # _in_battle: the battle slices may hold something.
         self._inputs: tuple[Any, ...] = ()
@@ -67,7 +67,7 @@ class IncrementalEncoder:
         """``player``'s observation of ``s`` as a new float32 vector."""
         v = self._v
         p = self.player
-        inputs = sight(s, p)
+        inputs = visible(s, p)
         self.encoder.write_head(s, inputs, v)  # changes at almost every decision
         try:
             if inputs != self._inputs:  # one comparison, in C, when nothing moved
@@ -85,7 +85,7 @@ class IncrementalEncoder:
         self._in_battle = True
 
     def _rewrite(self, inputs: tuple[Any, ...]) -> None:
-        """Rewrite the slices whose inputs changed (``inputs``: a ``Sight``, read by position);
+        """Rewrite the slices whose inputs changed (``inputs``: ``read.visible``'s, by position);
         remember copies of the new inputs (the engine edits its lists in place)."""
         enc = self.encoder
         v = self._v
