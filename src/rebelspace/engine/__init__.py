@@ -12,7 +12,7 @@ Everything that plays (the terminal UI, agents, simulators, the server) uses thi
 7
 
 Agents and environments read a position through ``read`` (``engine/read.py``: typed reads of
-the cards, zones and the battle in progress, and ``read.sight``, what a player may see, R5),
+the cards, zones and the battle in progress, and ``read.visible``, what a player may see, R5),
 never through the state's fields. Beyond playing: events (``events.py``: what happened, with
 who may see it), computed values (``values.py``: current ratings, battle values, damage after
 shields), the group and casualty rules as questions (``can_start_group``, ``can_join_group``,
