@@ -15,25 +15,32 @@
    the time; a real change (Battle Walkers ground 5 -> 3) is detected, paired on the same
    deals, at ``--change-games`` games.
 
-Not measured here: "a shuffled and a renamed-copy card file give byte-identical games" (issue
-35's "content, not order", left for a later change: today the card file's order decides the
-deals). Every run goes into a throw-away database; nothing is cached between invocations.
+3. Content, not order: a shuffled copy of the card file (rows in a random order, the sides'
+   blocks swapped) and a renamed copy of it (the same content under another file name) get
+   the printed cards' run id, and ``--order-games`` bulk-agent mirror games from each are
+   byte-identical (their action histories) to the printed cards' games on the same deals.
+
+Every run goes into a throw-away database; nothing is cached between invocations.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from rebelspace.engine import context_for, load_cards
 from rebelspace.lab.analysis import units, winners_rate
 from rebelspace.lab.runner import run_balance
 from rebelspace.lab.settings import BULK_AGENT, RunSettings
 from rebelspace.lab.stats import proportion_diff, unit_paired_diff
 from rebelspace.lab.store import Store
+from rebelspace.play import play_match
 
 
 def _rate(settings: RunSettings, store: Store) -> dict[str, Any]:
@@ -117,6 +124,45 @@ def null_tests(store: Store, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def order_test(tmp: Path, args: argparse.Namespace) -> dict[str, Any]:
+    start = time.perf_counter()
+    printed = load_cards()
+    rows = printed.to_data()
+    random.Random(args.seed).shuffle(rows)
+    rows = [r for r in rows if r["side"] == "imperial"] + [r for r in rows if r["side"] == "rebel"]
+    shuffled = tmp / "shuffled-cards.toml"
+    shuffled.write_text(
+        "".join(
+            "[[card]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in r.items()) + "\n"
+            for r in rows
+        ),
+        encoding="utf-8",
+    )
+    renamed = tmp / "my-cards.toml"
+    shutil.copyfile(shuffled, renamed)
+    base = RunSettings.build((args.agent, args.agent), args.seed)
+    out: dict[str, Any] = {"agent": args.agent, "games": args.order_games}
+    reference = [
+        play_match(args.agent, args.agent, seed, context_for(printed)).game.history
+        for seed in range(args.order_games)
+    ]
+    for label, path in (("shuffled", shuffled), ("renamed copy", renamed)):
+        cards = load_cards(path)
+        run = RunSettings.build((args.agent, args.agent), args.seed, cards=cards)
+        ctx = context_for(cards)
+        same = sum(
+            play_match(args.agent, args.agent, seed, ctx).game.history == reference[seed]
+            for seed in range(args.order_games)
+        )
+        out[label] = {"same_run_id": run.run_id == base.run_id, "identical_games": same}
+    out["met"] = all(
+        out[k]["same_run_id"] and out[k]["identical_games"] == args.order_games
+        for k in ("shuffled", "renamed copy")
+    )
+    out["minutes"] = round((time.perf_counter() - start) / 60, 2)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--agent", default=BULK_AGENT)
@@ -128,7 +174,8 @@ def main() -> None:
     p.add_argument("--null-games", type=int, default=400)
     p.add_argument("--change-games", type=int, default=400)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--only", choices=("verdict", "null"))
+    p.add_argument("--order-games", type=int, default=200)
+    p.add_argument("--only", choices=("verdict", "null", "order"))
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     out: dict[str, Any] = {}
@@ -138,6 +185,8 @@ def main() -> None:
             out["verdict"] = verdict(store, args)
         if args.only in (None, "null"):
             out["null"] = null_tests(store, args)
+        if args.only in (None, "order"):
+            out["order"] = order_test(Path(tmp), args)
     out["main_process_cpu_seconds"] = round(time.process_time() - cpu, 1)
     print(json.dumps(out, indent=None if args.json else 2))
 

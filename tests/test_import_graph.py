@@ -6,7 +6,7 @@ The graph is read from the source with ``ast``, not by importing: every ``import
 function-local import is still a dependency (it only hides the cycle until the call). A *unit* is
 a subpackage (``engine``, ``agents``, ``env``, ``lab``, ``server``, ``terminal``; the
 ``engine.rules`` subpackage is inside ``engine``) or a top-level module (``cli``, ``cliargs``,
-``seeds``, ``tui``, ``extras``, ``rules_doc``...).
+``seeds``, ``position_text``, ``extras``, ``rules_doc``...).
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def test_no_import_cycle_between_packages_and_top_level_modules() -> None:
 #: ``agents`` → ``play`` → the tools). A new unit must be placed here.
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"rebelspace", "engine", "bounds", "build", "extras", "rules_doc"}),  # rules, basics
-    frozenset({"seeds", "cliargs", "tui"}),  # small helpers over the engine
+    frozenset({"seeds", "cliargs", "position_text"}),  # small helpers over the engine
     frozenset({"agents"}),
     frozenset({"play"}),  # many games: match runner, schedules, pool, statistics
     frozenset({"env", "lab", "server", "terminal", "training"}),  # the tools built on them

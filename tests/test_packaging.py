@@ -332,7 +332,7 @@ def test_the_core_modules_import_without_any_extra(tmp_path: Path) -> None:
         "rebelspace.engine",
         "rebelspace.agents.registry",
         "rebelspace.cli",
-        "rebelspace.tui",
+        "rebelspace.position_text",
         "rebelspace.play",
         "rebelspace.play.arena",
         "rebelspace.play.simulate",

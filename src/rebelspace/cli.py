@@ -22,6 +22,8 @@ from rebelspace.cliargs import (
     EXIT_OK,
     add_cards_arg,
     add_game_args,
+    add_json_arg,
+    add_workers_arg,
     cards_from,
     fail,
     positive_float,
@@ -426,13 +428,13 @@ def _add_scenario(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
         "casualty_group, casualty_budget}.",
     )
     p.add_argument("file", metavar="FILE", help="the scenario's JSON file")
-    p.add_argument("--json", action="store_true", help="print the position as JSON")
+    add_json_arg(p, "the position")
     add_cards_arg(p)
     p.set_defaults(handler=_cmd_scenario)
 
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
-    from rebelspace.tui import position_dict, position_lines
+    from rebelspace.position_text import position_dict, position_lines
 
     try:
         game = load_scenario_file(args.file, cards=cards_from(args))
@@ -462,9 +464,9 @@ def _add_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--agents", required=True, help="comma-separated agent names")
     p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
     p.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
-    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add_workers_arg(p)
     add_cpu_arg(p)
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_json_arg(p, "the results")
     add_game_args(p)
     p.set_defaults(handler=_cmd_arena)
 
@@ -564,10 +566,10 @@ def _add_ladder(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     p.add_argument("--games", type=positive_int, default=20, help="games per pair (default 20)")
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add_workers_arg(p)
     add_cpu_arg(p)
     p.add_argument("--out", help="also write the table's JSON to this file")
-    p.add_argument("--json", action="store_true", help="print the table as JSON")
+    add_json_arg(p, "the table")
     p.add_argument(
         "--publish",
         action="store_true",

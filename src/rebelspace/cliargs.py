@@ -67,6 +67,16 @@ def add_cards_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cards", metavar="FILE", help="card file (default: the packaged lists)")
 
 
+def add_workers_arg(p: argparse.ArgumentParser) -> None:
+    """``--workers N``: processes for a command that plays many games (default: every core)."""
+    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+
+
+def add_json_arg(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: print ``what`` ("the results") as JSON instead of as text."""
+    p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+
 def add_game_args(p: argparse.ArgumentParser) -> None:
     """``--cards FILE`` and repeatable ``--rule NAME=VALUE`` (RulesOptions fields)."""
     add_cards_arg(p)

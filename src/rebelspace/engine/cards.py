@@ -22,11 +22,12 @@ file, the card and the field, so a designer editing the file can fix it without 
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -188,7 +189,8 @@ class CardType:
 
 
 class CardDB:
-    """All card types of both sides, in file order, with lookups used by the engine.
+    """All card types of both sides, in canonical order (:func:`canonical_key`, not the
+    file's), with lookups used by the engine.
 
     Immutable by convention: change a database with :meth:`with_changes`, which validates the
     result and returns a new one (the balance lab relies on this).
@@ -235,7 +237,7 @@ class CardDB:
             raise UnknownCardError(f"no card named {name!r} in {self.source}{hint}") from None
 
     def side_types(self, side: int) -> tuple[CardType, ...]:
-        """The card types of one side, in file order (including any with count 0)."""
+        """The card types of one side, in canonical order (including any with count 0)."""
         return self._by_side[_check_side_index(side)]
 
     def deck_size(self, side: int) -> int:
@@ -334,22 +336,58 @@ def load_cards(path: str | os.PathLike[str] | None = None) -> CardDB:
     return cards_from_data(rows, source=source)
 
 
-def cards_from_data(rows: Sequence[Mapping[str, Any]], source: str = "<data>") -> CardDB:
-    """Validate rows shaped like the TOML ``[[card]]`` tables and build a database."""
+def canonical_key(card: CardType) -> tuple[int, int, str]:
+    """Where a card type sits in every card list: the content decides, never the file's order.
+
+    Decks are built, shuffled and dealt in this order, action ids follow it, and agents break
+    ties by it, so a card file whose rows are shuffled gives byte-identical games and the same
+    lab run (issue 35). The printed cards keep the printed sheet's order (the packaged
+    ``cards.toml``; without that reference every seeded game, the position bank and the
+    published figures would change); any other card follows them by side and then by name.
+    """
+    printed = _printed_order()
+    return (printed.get(card.name, len(printed)), card.side, card.name)
+
+
+@functools.cache
+def _printed_order() -> dict[str, int]:
+    """Name -> position in the packaged card list, read without building a database (it is
+    the reference of :func:`canonical_key`, which building a database needs)."""
+    raw = resources.files("rebelspace").joinpath("data", "cards.toml").read_bytes()
+    rows = tomllib.loads(raw.decode("utf-8")).get("card", [])
+    names = [
+        row["name"] for row in rows if isinstance(row, dict) and isinstance(row.get("name"), str)
+    ]
+    return {name: i for i, name in enumerate(names)}
+
+
+def cards_from_data(
+    rows: Sequence[Mapping[str, Any]], source: str = "<data>", *, stored: bool = False
+) -> CardDB:
+    """Validate rows shaped like the TOML ``[[card]]`` tables and build a database.
+
+    The card types are put in canonical order (:func:`canonical_key`). ``stored=True`` keeps
+    the rows' order instead: for card lists saved with a game or a lab run, which are replayed
+    in the order they were played in (a list saved by this code is canonical already; one
+    saved before cards had a canonical order may not be, and its games must still replay).
+    """
     if isinstance(rows, str | bytes) or not isinstance(rows, Sequence):
         kind = type(rows).__name__
         raise CardDataError(f"{source}: card data must be a list of rows, got {kind}")
-    types: list[CardType] = []
+    parsed: list[CardType] = []
     seen: dict[str, int] = {}
     for number, row in enumerate(rows, start=1):
-        card = _parse_row(row, index=len(types), number=number, source=source)
+        # Validated in file order, so that an error names the row the designer sees.
+        card = _parse_row(row, index=len(parsed), number=number, source=source)
         if card.name in seen:
             raise CardDataError(
                 f'{source}: card "{card.name}": field "name" is a duplicate '
                 f"(rows {seen[card.name]} and {number})"
             )
         seen[card.name] = number
-        types.append(card)
+        parsed.append(card)
+    ordered = parsed if stored else sorted(parsed, key=canonical_key)
+    types = [replace(t, index=i) for i, t in enumerate(ordered)]
     db = CardDB(types, source=source)
     for side, side_name in enumerate(SIDE_NAMES):
         if not db.side_types(side):

@@ -101,7 +101,7 @@ def _game_settings(record: dict[str, Any], source: str) -> tuple[int, RulesOptio
     cards: CardDB | None = None
     if record.get("cards") is not None:
         try:
-            cards = cards_from_data(record["cards"], source=f"{source} cards")
+            cards = cards_from_data(record["cards"], source=f"{source} cards", stored=True)
         except RebelSpaceError as e:
             raise RecordError(f"{source}: field 'cards': {e}") from None
     return seed, options, cards

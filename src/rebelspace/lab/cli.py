@@ -26,6 +26,8 @@ from rebelspace.cliargs import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     add_game_args,
+    add_json_arg,
+    add_workers_arg,
     cards_from,
     fail,
     positive_int,
@@ -104,12 +106,12 @@ def _run_args(p: argparse.ArgumentParser, games: int) -> None:
     )
     _where_args(p)
     _db_arg(p)
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_json_arg(p, "the results")
 
 
 def _where_args(p: argparse.ArgumentParser) -> None:
     """Where the games run: local processes or Ray."""
-    p.add_argument("--workers", type=positive_int, help="processes (default: every core)")
+    add_workers_arg(p)
     p.add_argument(
         "--ray",
         nargs="?",
@@ -329,7 +331,7 @@ def add_ablate(sub: Any) -> None:
     )
     _where_args(p)
     _db_arg(p)
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_json_arg(p, "the results")
     p.set_defaults(handler=cmd_ablate)
 
 
@@ -395,7 +397,7 @@ def add_compare(sub: Any) -> None:
     p.add_argument("a", help="run id or prefix (see `rebelspace runs`)")
     p.add_argument("b", help="run id or prefix of the run compared with A")
     _db_arg(p)
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_json_arg(p, "the results")
     p.set_defaults(handler=cmd_compare)
 
 
@@ -642,7 +644,7 @@ def add_runs(sub: Any) -> None:
     )
     _db_arg(p)
     p.add_argument("--all", action="store_true", help="also list the runs made for studies")
-    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    add_json_arg(p, "the list")
     p.set_defaults(handler=cmd_runs)
 
 

@@ -61,7 +61,7 @@ def apply_sets(cards: CardDB, sets: Sequence[str]) -> CardDB:
 # 0.1 s, more than a batch of random games.
 @functools.lru_cache(maxsize=16)
 def _cards_of(card_data: tuple[tuple[tuple[str, Any], ...], ...]) -> CardDB:
-    return cards_from_data([dict(row) for row in card_data], source="run settings")
+    return cards_from_data([dict(row) for row in card_data], source="run settings", stored=True)
 
 
 @dataclass(frozen=True)

@@ -113,7 +113,11 @@ def cards_from_text(text: str) -> CardDB:
     db = _CARDS.get(text)
     if db is None:
         default = default_cards()
-        db = default if text == cards_text(default) else cards_from_data(json.loads(text))
+        db = (
+            default
+            if text == cards_text(default)
+            else cards_from_data(json.loads(text), stored=True)
+        )
         _CARDS[text] = db
     return db
 

@@ -37,7 +37,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from rebelspace.engine import PLAYER_NAMES
-from rebelspace.tui import battle_lines
+from rebelspace.position_text import battle_lines
 
 from . import show
 from .cards import card_lines

@@ -42,6 +42,7 @@ from rebelspace.engine import (
     PlayerView,
     RulesOptions,
     new_game,
+    render_event,
     reveals,
     visible_events,
 )
@@ -257,6 +258,11 @@ class TerminalGame:
         self.db: CardDB = game.cards
         self.names = game.ctx.tables.names
         self.pending: list[Event] = []
+        #: The log lines of one player's consecutive moves, said as one line when something
+        #: else is said (``flush``).
+        self.run = show.LogRun()
+        #: Cards whose cost and ratings were said since the table was last shown.
+        self.briefed: set[str] = set()
         self.book = show.BattleBook(person)
         self.table_due = True
         self.battle_shown: str | None = None  # the battle as last shown, and in which step
@@ -283,6 +289,7 @@ class TerminalGame:
         }
 
     def out(self, *things: RenderableType | str) -> None:
+        self.say_run()
         for thing in things:
             shown = Text(thing) if isinstance(thing, str) else thing
             if self.echo is not None:
@@ -370,9 +377,10 @@ class TerminalGame:
                 self._battle_table()
             self.book.add(event)
             if isinstance(event, ev.TurnStarted) and event.player == self.person:
+                self.say_run()
                 self.table_due = True  # its title says whose turn it is
             elif not self._said_elsewhere(event):
-                self.out(show.event_line(event, self.names))
+                self._log(render_event(event, self.names))
         self.pending.clear()
         if self.game.phase != "attack":
             self._battle_table()
@@ -382,6 +390,21 @@ class TerminalGame:
             self._table()
         elif len(self.game.legal_actions()) > 1 or self.confirm_forced:
             self._battle()  # not for a move that plays itself: the battle's table follows
+
+    def _log(self, text: str) -> None:
+        """A log line: on the line of the same player's moves before it, if any."""
+        if not self.run.add(text):
+            self.say_run()
+            self.run.add(text)
+        if self.board:  # the board's log pane shows each move as it is played
+            self.say_run()
+
+    def say_run(self) -> None:
+        """Say the log lines gathered in ``run`` (before anything else is said)."""
+        if self.run:
+            line = self.run.line()
+            self.run.clear()
+            self.out(line)
 
     def _said_elsewhere(self, event: Event) -> bool:
         """Whether another part of the screen says what ``event`` says: the battle (its groups,
@@ -415,6 +438,10 @@ class TerminalGame:
         rows = show.table_rows(view, self.db)
         same = set() if whole else {k for k, v in rows.items() if self.rows_shown.get(k) == v}
         self.out(*show.table(view, self.db, "computer", same))
+        # The cards whose cost and ratings the hand row just gave: the choices need not.
+        hand = f"{PLAYER_NAMES[self.person].lower()} hand"
+        shown_hand = hand not in same and view.you.hand is not None
+        self.briefed = set(view.you.hand or ()) if shown_hand else set()
         self.rows_shown = rows
         self.table_due = False
         self.battle_shown = show.battle_key(view)
@@ -475,7 +502,8 @@ class TerminalGame:
         self.thinking_said = False
         question = self.question()
         view, by_id, legal, numbers = question
-        self.out(*show.choices(view, self.db, numbers, hint=not self.asked))
+        self.out(*show.choices(view, self.db, numbers, hint=not self.asked, known=self.briefed))
+        self.briefed.update(a.card for a in view.legal_actions if a.card is not None)
         self.asked = True
         if self.autosave is not None and self.game.history:
             with _whole():

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from rebelspace.engine import (
@@ -28,7 +27,7 @@ from rebelspace.engine import (
 )
 from rebelspace.engine import events as ev
 from rebelspace.engine.cards import ACTION, PSION
-from rebelspace.tui import battle_lines
+from rebelspace.position_text import battle_lines
 
 from .cards import brief
 
@@ -39,6 +38,24 @@ NOTHING = "-"
 
 def side_style(side: str) -> str:
     return STYLES[SIDE_INDEX[side]]
+
+
+class Hanging:
+    """Paragraphs that wrap to the console's width, the first flush left and the others, and
+    every wrapped line, two spaces in (a battle's results: ``BattleBook``)."""
+
+    def __init__(self, paragraphs: Sequence[Text]) -> None:
+        self.paragraphs = paragraphs
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for k, paragraph in enumerate(self.paragraphs):
+            first, then = ("", "  ") if k == 0 else ("  ", "    ")
+            width = max(options.max_width - len(then), 12)
+            for n, line in enumerate(paragraph.copy().wrap(console, width)):
+                out = Text(then if n else first, end="\n")
+                out.append_text(line)
+                out.rstrip()
+                yield out
 
 
 class Labelled:
@@ -179,7 +196,7 @@ def battle(view: PlayerView) -> list[RenderableType]:
     """The battle in progress (nothing outside one): its head and a row a group."""
     if view.battle is None:
         return []
-    lines = battle_lines(view.battle, view.active_player, view.step)
+    lines = battle_lines(view.battle, view.active_player, view.step, grouped=True)
     rows = [line.strip().partition(": ") for line in lines[1:]]
     return [
         Text(lines[0], style="bold"),
@@ -201,9 +218,10 @@ _CARD_KINDS = frozenset(
 )
 
 
-def choice_text(action: ActionView, db: CardDB) -> str:
-    """An action's text, with the cost and ratings of the card it plays from the hand."""
-    if action.kind in _CARD_KINDS and action.card is not None:
+def choice_text(action: ActionView, db: CardDB, known: Collection[str] = ()) -> str:
+    """An action's text, with the cost and ratings of the card it plays from the hand (but
+    for the cards in ``known``: those the person was told this turn)."""
+    if action.kind in _CARD_KINDS and action.card is not None and action.card not in known:
         card = db.by_name(action.card)
         if card.kind not in (ACTION, PSION) or action.kind == "play_psion":
             return f"{action.text}  ({brief(card)})"
@@ -211,13 +229,19 @@ def choice_text(action: ActionView, db: CardDB) -> str:
 
 
 def choices(
-    view: PlayerView, db: CardDB, numbers: Sequence[int] | None = None, *, hint: bool = True
+    view: PlayerView,
+    db: CardDB,
+    numbers: Sequence[int] | None = None,
+    *,
+    hint: bool = True,
+    known: Collection[str] = (),
 ) -> list[RenderableType]:
     """The one-line question and the legal actions with their numbers (``numbers``, in the
     order of the view's legal actions; default 1, 2, ...), as few lines as they read well in:
     choices that differ only in their card share a line (``deploy: 1. Rebel Soldier (cost 1,
     1/0/1) · 2. Grav Cycles (...)``), and short choices all fit on one (``1. draw 1 · 2. draw
-    2``), on the question's line when they fit. ``hint``: say how to answer."""
+    2``), on the question's line when they fit. ``hint``: say how to answer. ``known``: cards
+    whose cost and ratings the person was told this turn (not said again)."""
     where = f"{view.phase} phase" + (
         f", {view.step}" if view.step.value != view.phase.value else ""
     )
@@ -229,28 +253,37 @@ def choices(
     shown = list(numbers) if numbers is not None else list(range(1, len(view.legal_actions) + 1))
     rows: list[tuple[str, list[str]]] = []  # (the words the choices share, each choice)
     for n, action in zip(shown, view.legal_actions, strict=True):
-        shared, rest = _split(action, db)
+        shared, rest = _split(action, db, known)
         if shared and rows and rows[-1][0] == shared:
             rows[-1][1].append(f"{n}. {rest}")
         else:
             rows.append((shared, [f"{n}. {rest}" if not shared else f"{n}. {rest}"]))
-    lines = [f"{shared}: " + " · ".join(items) if shared else items[0] for shared, items in rows]
+    lines: list[str] = []
+    verb = None  # "block": the verb of the last line's "block group 1 with", to share it
+    for shared, items in rows:
+        said = f"{shared}: " + " · ".join(items) if shared else items[0]
+        first, _, more = shared.partition(" ")
+        numbered = any(c.isdigit() for c in shared)
+        if numbered and first == verb:  # "block group 1 with: 1. … ; group 2 with: 3. …"
+            lines[-1] += f"; {more}: " + " · ".join(items)
+        else:
+            lines.append(said)
+        verb = first if numbered else None
     # On the question's line(s) when the question and its choices take two lines at most.
     if len(head) + sum(len(line) + 3 for line in lines) <= 150:
         return [head.append(" " + " · ".join(lines))]
     return [head, labelled([("", line) for line in lines], indent=1)]
 
 
-def _split(action: ActionView, db: CardDB) -> tuple[str, str]:
+def _split(action: ActionView, db: CardDB, known: Collection[str] = ()) -> tuple[str, str]:
     """A choice as the words it may share with others and its own: ``("deploy", "Rebel
-    Soldier (cost 1, 1/0/1)")``, or ``("", text)`` when its card does not end its text."""
-    text = choice_text(action, db)
+    Soldier (cost 1, 1/0/1)")``, ``("block group 2 with", "Princess")``, or ``("", text)``
+    when its card does not end its text."""
+    text = choice_text(action, db, known)
     card = action.card
     if card is None or not action.text.endswith(" " + card):
         return "", text
     shared = action.text[: -len(card) - 1]
-    if any(c.isdigit() for c in shared):  # "block group 2 with": choices share "block"
-        shared = shared.split(" ", 1)[0]
     return shared, text[len(shared) + 1 :].replace("  (", " (")
 
 
@@ -266,10 +299,74 @@ def event_line(event: Event, names: Sequence[str]) -> Labelled:
     return labelled([("|", Text(render_event(event, names), style=style.replace("bold ", "")))])
 
 
+class LogRun:
+    """Consecutive log lines of one player, said as one line: ``-- Turn 4: Imperial -- draws 2
+    cards; deploys Battle Walkers, Troopers ×2``. A line whose subject is not a player (or
+    is a possessive, "Imperial's hand: ...") stands alone."""
+
+    def __init__(self) -> None:
+        self.subject: str | None = None
+        self.parts: list[str] = []
+        self.deployed: dict[int, list[str]] = {}  # part index: the cards its "deploys" names
+        self.texts: list[str] = []  # the lines added, as they came
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+    def clear(self) -> None:
+        self.subject, self.parts, self.deployed, self.texts = None, [], {}, []
+
+    @staticmethod
+    def _subject(text: str) -> str | None:
+        if text.startswith("-- Turn ") and text.endswith(" --"):
+            return text.rsplit(" ", 2)[-2]
+        first = text.split(" ", 1)[0]
+        return first if first.lower() in SIDE_INDEX else None
+
+    def add(self, text: str) -> bool:
+        """Add ``text`` to the run; False (nothing added) when it belongs to another line."""
+        subject = self._subject(text)
+        if not self.parts:
+            self.subject, self.parts, self.texts = subject, [text], [text]
+            self._note_deploy(0, text, subject)
+            return True
+        if subject is None or subject != self.subject or text.startswith("-- "):
+            return False
+        self.texts.append(text)
+        rest = text[len(subject) + 1 :]
+        last = len(self.parts) - 1
+        if rest.startswith("deploys ") and last in self.deployed:
+            self.deployed[last].append(rest[len("deploys ") :])
+            return True
+        self.parts.append(rest)
+        self._note_deploy(len(self.parts) - 1, rest, None)
+        return True
+
+    def _note_deploy(self, k: int, text: str, subject: str | None) -> None:
+        verb = f"{subject} deploys " if subject else "deploys "
+        if text.startswith(verb):
+            self.deployed[k] = [text[len(verb) :]]
+
+    def line(self) -> Labelled:
+        style = side_style(self.subject.lower()) if self.subject else ""
+        return labelled([("|", Text(self.text(), style=style.replace("bold ", "")))])
+
+    def text(self) -> str:
+        """The run as one line of text."""
+        parts = list(self.parts)
+        for k, cards in self.deployed.items():
+            parts[k] = parts[k][: parts[k].index("deploys ")] + "deploys " + joined(grouped(cards))
+        text = parts[0]
+        if len(parts) > 1:
+            text += (" " if text.endswith(" --") else "; ") + "; ".join(parts[1:])
+        return text
+
+
 class BattleBook:
-    """The battles of one attack phase, gathered from their events and shown as a small table
-    when the phase is over: each group against its blockers or target, both values, the
-    result, the casualties picked and the damage it dealt."""
+    """The battles of one attack phase, gathered from their events and said when the phase is
+    over: each group that fought against its blockers or target, both values, the result and
+    the casualties picked, a line for all the groups that got through with the damage each
+    dealt, and the cards the damage discarded."""
 
     KINDS = (
         ev.Attacked,
@@ -293,9 +390,10 @@ class BattleBook:
         if isinstance(event, self.KINDS):
             self.events.append(event)
 
-    def table(self, names: Sequence[str], *, narrow: bool = False) -> Table | Group | None:
-        """The table, once at least one group fought or got through; then the book is empty.
-        ``narrow``: a few lines a group instead of columns (the board's log pane)."""
+    def table(self, names: Sequence[str], *, narrow: bool = False) -> Hanging | Group | None:
+        """The results, once at least one group fought or got through; then the book is
+        empty. ``narrow``: a line a group and the title on a line of its own (the board's
+        log pane)."""
         fought = [e for e in self.events if isinstance(e, ev.BattleResolved | ev.GotThrough)]
         if not fought:
             return None
@@ -306,37 +404,37 @@ class BattleBook:
         attacker = next(iter(attacks.values())).player
         title = f"{('Rebel', 'Imperial')[attacker]} attack"
         rows = [self._row(group, attack, names) for group, attack in attacks.items()]
-        out: Table | Group
+        lines: list[Text] = []
         if narrow:
-            out = Group(Text(title, style=STYLES[attacker]), *map(_narrow_row, rows))
+            lines = [Text(title, style=STYLES[attacker]), *map(_narrow_row, rows)]
         else:
-            out = Table(
-                box=None,
-                title=title,
-                title_justify="left",
-                title_style=STYLES[attacker],
-                header_style="bold",
-                show_edge=False,
-                pad_edge=False,
-                expand=False,
-            )
-            columns = ("group", "attackers", "defenders", "result", "casualties", "damage")
-            used = [k for k in range(len(columns)) if k < 4 or any(row[k] for row in rows)]
-            for k in used:
-                out.add_column(columns[k], overflow="fold")
-            for row in rows:
-                out.add_row(*(row[k] for k in used))
-        caption = None
+            # A line a group that fought, and one for all the groups that got through: the
+            # battle in as few lines as it reads well in (issue 32).
+            said = [_narrow_row(row) for row in rows if row[2] != "unblocked"]
+            through = [row for row in rows if row[2] == "unblocked"]
+            if through:
+                line = Text("got through: ")
+                for k, row in enumerate(through):
+                    line.append(" · " if k else "")
+                    line.append(f"{row[0]} {row[1]} (damage ")
+                    damage = row[5]
+                    line.append_text(damage if isinstance(damage, Text) else Text(damage))
+                    line.append(")")
+                said.append(line)
+            head = Text()
+            head.append(f"{title}: ", style=STYLES[attacker])
+            lines = [head.append_text(said[0]), *said[1:]]
         for e in self.events:
             if isinstance(e, ev.DamageDealt):
                 discarded = joined(grouped(names[c] for c in e.cards))
-                caption = (
-                    f"{('Rebel', 'Imperial')[e.player]} discards {discarded} from the deck "
-                    f"({e.left} left)"
+                lines.append(
+                    Text(
+                        f"{('Rebel', 'Imperial')[e.player]} discards {discarded} from the deck "
+                        f"({e.left} left)"
+                    )
                 )
         self.events.clear()
-        # The deck hit on a line of its own (a table caption would wrap to the table's width).
-        return out if caption is None else Group(out, Text(caption))
+        return Group(*lines) if narrow else Hanging(lines)
 
     def _row(self, group: int, attack: ev.Attacked, names: Sequence[str]) -> tuple[str | Text, ...]:
         kind = GroupKind(attack.kind).wire.value
@@ -383,7 +481,7 @@ def _narrow_row(row: tuple[str | Text, ...]) -> Text:
     """A battle's row as a line that wraps: ``1 space: Bombers = 2 vs unblocked: got
     through; damage 2``."""
     group, attackers, defenders, result, casualties, damage = row
-    line = Text(f"{group}: {attackers} vs {defenders}: ")
+    line = Text(f"{group} {attackers} vs {defenders}: ")
     line.append_text(result if isinstance(result, Text) else Text(result))
     if casualties:
         line.append(f"; casualties {casualties}")
