@@ -278,7 +278,7 @@ def discard(s: GameState, player: int) -> Sequence[int]:
 
 def deck_order(s: GameState, player: int) -> Sequence[int]:
     """``player``'s deck, top card last. Hidden from both players (R5: no player's decision
-    may read it); for designer tools that print a whole position (``tui.position_dict``)."""
+    may read it); for designer tools that print a whole position (``position_text.py``)."""
     return s.deck[player]
 
 
