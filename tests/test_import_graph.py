@@ -407,3 +407,122 @@ def test_no_module_spells_out_an_enums_words_again() -> None:
     }
     assert all(not where for where in spelled.values()), spelled
     assert _literal_lines("rebelspace.engine.enums", ["rebel", "imperial"]) == []
+
+
+# ----------------------------------------------------------------- the door into the state
+
+#: ``GameState`` fields that are its public API and always have been (engine/read.py says so):
+#: who moves, where the game is, how it ended, its log. Every other field is the engine's
+#: representation, read outside the engine only through ``engine/read.py`` (issue 34).
+PUBLIC_STATE_FIELDS = frozenset(
+    {"ctx", "seed", "turn", "player", "step", "to_move", "outcome", "events", "history", "tally"}
+)
+
+#: Names a ``GameState`` goes by in this code base, besides any name annotated ``GameState``.
+STATE_NAMES = frozenset({"s", "state", "game", "root_state"})
+
+#: Modules outside the engine that still read representation fields, with why; each entry is
+#: (module, field) -> reason. Shrinking to empty is the goal (issue 34): a new read fails the
+#: test, and so does a listed one that is gone (update the list).
+KNOWN_STATE_READS: dict[tuple[str, str], str] = {}
+
+
+def _representation_fields() -> frozenset[str]:
+    from rebelspace.engine import GameState
+
+    return frozenset(GameState.__slots__) - PUBLIC_STATE_FIELDS
+
+
+def _annotated_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(names annotated ``GameState``, names annotated with another type) anywhere in the
+    module (parameters, assignments, the ``self.x: GameState`` of a class): a state by type,
+    whatever it is called; and a ``game: ServerGame`` that is no state, whatever its name."""
+    states: set[str] = set()
+    others: set[str] = set()
+    for node in ast.walk(tree):
+        annotation = target = None
+        if isinstance(node, ast.arg):
+            annotation, target = node.annotation, node.arg
+        elif isinstance(node, ast.AnnAssign):
+            annotation, target = node.annotation, ast.unparse(node.target)
+        if annotation is not None and target:
+            is_state = "GameState" in ast.unparse(annotation)
+            (states if is_state else others).add(target.removeprefix("self."))
+    return states, others
+
+
+def state_reads_in(source: str, fields: frozenset[str]) -> list[tuple[int, str]]:
+    """(line, field) of every read of a representation field of a ``GameState`` in
+    ``source``: ``x.field`` where ``x`` is a name (or ``self.``/``obj.`` attribute) that is a
+    state by its annotation or by the names states go by (``STATE_NAMES``, unless the module
+    annotates that name with another type)."""
+    tree = ast.parse(source)
+    annotated, others = _annotated_names(tree)
+    states = (STATE_NAMES - others) | annotated
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr not in fields:
+            continue
+        base = node.value
+        name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
+        if name in states:
+            found.append((node.lineno, node.attr))
+    return sorted(found)
+
+
+def _state_reads_outside_the_engine() -> dict[tuple[str, str], list[int]]:
+    fields = _representation_fields()
+    reads: dict[tuple[str, str], list[int]] = {}
+    for module, path in MODULES.items():
+        if _unit(module) == "engine":
+            continue
+        for line, field in state_reads_in(path.read_text(encoding="utf-8"), fields):
+            reads.setdefault((module, field), []).append(line)
+    return reads
+
+
+def test_no_module_outside_the_engine_reads_the_states_fields() -> None:
+    # Issue 34: agents and environments read a position through engine/read.py (the door),
+    # so the state's shape is the engine's to change and R5 is decided once (read.sight).
+    reads = _state_reads_outside_the_engine()
+    unexpected = sorted(set(reads) - set(KNOWN_STATE_READS))
+    assert not unexpected, "reads of GameState fields outside the engine (use engine.read):\n" + (
+        "\n".join(f"{m}: .{f} at lines {reads[m, f]}" for m, f in unexpected)
+    )
+    gone = set(KNOWN_STATE_READS) - set(reads)
+    assert not gone, f"listed reads that are gone (drop them from KNOWN_STATE_READS): {gone}"
+    assert all(reason.strip() for reason in KNOWN_STATE_READS.values())
+
+
+def test_the_state_read_check_sees_reads_by_name_and_by_type() -> None:
+    fields = frozenset({"hand", "groups", "deck"})
+    source = (
+        "def f(s, pos: GameState, view) -> None:\n"
+        "    a = s.hand[0]\n"
+        "    b = pos.groups\n"
+        "    c = view.hand\n"  # a PlayerView's hand: not a state
+        "    d = s.to_move\n"  # not a representation field
+        "class T:\n"
+        "    game: GameState\n"
+        "    def g(self) -> None:\n"
+        "        e = self.game.deck\n"
+        "def h(state: PlayerView) -> None:\n"  # a state by name, but typed as something else
+        "    f = state.hand\n"
+    )
+    assert state_reads_in(source, fields) == [(2, "hand"), (3, "groups"), (9, "deck")]
+    assert {"hand", "groups", "att", "known"} <= _representation_fields()
+    assert "to_move" not in _representation_fields()
+
+
+def test_no_module_outside_the_engine_imports_its_insides() -> None:
+    # The state, the rules and the per-card tables are the engine's: consumers import the
+    # engine's public API (rebelspace.engine, with its ``read`` door and ``Tables`` type).
+    insides = ("rebelspace.engine.state", "rebelspace.engine.tables", "rebelspace.engine.rules")
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module in MODULES
+        if _unit(module) != "engine"
+        for target, _name in _imports(module)
+        if target.startswith(insides)
+    )
+    assert not wrong, "\n".join(wrong)

@@ -16,6 +16,7 @@ from rebelspace.engine import (
     GameState,
     GroupView,
     UnitView,
+    read,
 )
 
 Reader = Callable[[str], str]
@@ -191,7 +192,7 @@ def position_dict(game: GameState) -> dict[str, Any]:
             "hand": list(side.hand or ()),
             # Deck order is hidden from both players (R5), so no view holds it; this designer
             # tool reads it from the state, top card (the end of the list) first.
-            "deck": [game.name(c) for c in reversed(game.deck[p])],
+            "deck": [game.name(c) for c in reversed(read.deck_order(game, p))],
             "discard": list(side.discard),
             "active": [unit_dict(u) for u in side.active],
             "inactive": [unit_dict(u) for u in side.inactive],
@@ -225,7 +226,8 @@ def position_lines(game: GameState, width: int = WIDTH) -> list[str]:
     ]
     for p, view in enumerate(views):
         side = view.you
-        deck = [game.name(c) for c in reversed(game.deck[p])]  # top first, see position_dict
+        # top first, see position_dict
+        deck = [game.name(c) for c in reversed(read.deck_order(game, p))]
         lines += [
             f"{side.player.capitalize()}:",
             wrapped(f"  hand ({side.hand_size}): ", list(side.hand or ()), width),

@@ -53,6 +53,7 @@ from rebelspace.engine import (
     GameState,
     Step,
     group_value,
+    read,
 )
 from rebelspace.engine.events import (
     BattleResolved,
@@ -155,10 +156,11 @@ class _Phase:
 def _open_values(s: GameState) -> dict[int, tuple[int, int]]:
     """Each blocked group's value and its blockers' value, before any trick (bonus 0)."""
     out: dict[int, tuple[int, int]] = {}
-    for g, units in enumerate(s.groups):
-        if units and s.blocks[g]:
-            kind = s.gkind[g]
-            out[g] = (group_value(s, units, kind, 0), group_value(s, s.blocks[g], kind, 0))
+    b = read.battle(s)
+    for g, units in enumerate(b.groups):
+        if units and b.blocks[g]:
+            kind = b.kinds[g]
+            out[g] = (group_value(s, units, kind, 0), group_value(s, b.blocks[g], kind, 0))
     return out
 
 
@@ -195,10 +197,11 @@ class _Replay:
             ph.plies.append(i)
             if ph.open_values is None and s.step == Step.TRICKS:
                 ph.open_values = _open_values(s)
-                ph.groups = sum(1 for units in s.groups if units)
+                ph.groups = sum(1 for units in read.battle(s).groups if units)
         if s.step == Step.TRICKS and s.ctx.space.decoded[a].kind in BATTLE_CARD_KINDS:
             self.before_card[i] = s.clone(keep_log=True)
-        cas_group = s.cas.group if s.step == Step.CASUALTY and s.cas is not None else -1
+        cas = read.casualty(s)
+        cas_group = cas.group if s.step == Step.CASUALTY and cas is not None else -1
         assert s.events is not None
         first = len(s.events)
         step, player = s.step, s.to_move
@@ -277,9 +280,10 @@ def counterfactual_outcome(before: GameState, picks: dict[int, list[int]]) -> Ou
         if s.step == Step.TRICKS:
             a = s.ctx.space.pass_
         elif s.step == Step.CASUALTY:
-            assert s.cas is not None
+            cas = read.casualty(s)
+            assert cas is not None
             legal = s.legal_actions()
-            wanted = _take_first_legal(picks.get(s.cas.group, []), legal)
+            wanted = _take_first_legal(picks.get(cas.group, []), legal)
             a = heuristic_action(s, legal) if wanted is None else wanted
         else:
             return outcome(events, attacker)

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
-from rebelspace.engine import TRICK_ABILITIES, GameState
+from rebelspace.engine import TRICK_ABILITIES, GameState, read
 
 DRAWS_PER_TURN = 1.5  # players draw 1 or 2
 DAMAGE_SHARE = 0.6  # the race's share of the damage in play that gets through, on average
@@ -56,12 +56,12 @@ class Board(NamedTuple):
 def board(state: GameState, player: int) -> Board:
     """``player``'s units in play (both zones), attachments added to their hero."""
     t = state.ctx.tables
-    ground, space, damage, att = t.ground, t.space, t.damage, state.att
+    ground, space, damage, att = t.ground, t.space, t.damage, read.attachments(state)
     can_attack, is_space, is_ground, ship = t.can_attack, t.is_space_unit, t.is_ground_unit, t.ship
     shields_of = t.shields
     ga = gd = sa = sd = shd = gg = sg = 0
     shields = False
-    for zone in (state.active[player], state.inactive[player]):
+    for zone in read.zones(state, player):
         for u in zone:
             g, s, d = ground[u], space[u], damage[u]
             for a in att[u]:
@@ -110,9 +110,9 @@ def score(state: GameState, player: int, battle_card: float = HAND_DAMAGE) -> fl
     mine, theirs = board(state, player), board(state, opp)
     my_threat = threat(mine, theirs) + hand_threat(state, player, battle_card)
     their_threat = threat(theirs, mine) + hand_threat(state, opp, battle_card)
-    return len(state.deck[player]) / (DRAWS_PER_TURN + their_threat) - len(state.deck[opp]) / (
-        DRAWS_PER_TURN + my_threat
-    )
+    return read.deck_size(state, player) / (DRAWS_PER_TURN + their_threat) - read.deck_size(
+        state, opp
+    ) / (DRAWS_PER_TURN + my_threat)
 
 
 def card_score(state: GameState, player: int) -> float:
@@ -123,7 +123,7 @@ def card_score(state: GameState, player: int) -> float:
 def hand_threat(state: GameState, player: int, battle_card: float = HAND_DAMAGE) -> float:
     """What ``player``'s hand adds to their threat: each battle card ``battle_card``, each
     other card ``HAND_DAMAGE``."""
-    hand = state.hand[player]
+    hand = read.hand(state, player)
     if battle_card == HAND_DAMAGE:  # the levels' evaluation, on the search's hot path
         return HAND_DAMAGE * len(hand)
     t = state.ctx.tables
@@ -137,9 +137,9 @@ def damage_in_play(state: GameState, player: int) -> int:
     """Damage ratings of the units ``player`` could attack with, attachments included."""
     t = state.ctx.tables
     damage, can_attack = t.damage, t.can_attack
-    att = state.att
+    att = read.attachments(state)
     total = 0
-    for zone in (state.active[player], state.inactive[player]):
+    for zone in read.zones(state, player):
         for u in zone:
             if can_attack[u]:
                 total += damage[u]
@@ -151,8 +151,8 @@ def damage_in_play(state: GameState, player: int) -> int:
 def turns_left(state: GameState, player: int) -> float:
     """Roughly how many turns ``player``'s deck lasts at the race's rates (damage only)."""
     opp = 1 - player
-    threat = damage_in_play(state, opp) + HAND_DAMAGE * len(state.hand[opp])
-    return len(state.deck[player]) / (DRAWS_PER_TURN + DAMAGE_SHARE * threat)
+    threat = damage_in_play(state, opp) + HAND_DAMAGE * read.hand_size(state, opp)
+    return read.deck_size(state, player) / (DRAWS_PER_TURN + DAMAGE_SHARE * threat)
 
 
 def race_score(state: GameState, player: int) -> float:

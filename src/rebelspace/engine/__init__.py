@@ -11,14 +11,17 @@ Everything that plays (the terminal UI, agents, simulators, the server) uses thi
 >>> game.view(REBEL).you.hand_size
 7
 
-Beyond playing: events (``events.py``: what happened, with who may see it), computed values
-(``values.py``: current ratings, battle values, damage after shields), the group and casualty
-rules as questions (``can_start_group``, ``can_join_group``, ``casualty_candidates``), and
-typed constants (``Step``, ``GroupKind``, ``Ability``, ``Side`` and friends, each defined once
-with its wire word: ``enums.py``, ``steps.py``, ``actions.py``), and the card abilities as data
-(``EFFECTS``, one ``Effect`` per ability: ``abilities/``).
+Agents and environments read a position through ``read`` (``engine/read.py``: typed reads of
+the cards, zones and the battle in progress, and ``read.visible``, what a player may see, R5),
+never through the state's fields. Beyond playing: events (``events.py``: what happened, with
+who may see it), computed values (``values.py``: current ratings, battle values, damage after
+shields), the group and casualty rules as questions (``can_start_group``, ``can_join_group``,
+``casualty_candidates``), and typed constants (``Step``, ``GroupKind``, ``Ability``, ``Side``
+and friends, each defined once with its wire word: ``enums.py``, ``steps.py``, ``actions.py``),
+and the card abilities as data (``EFFECTS``, one ``Effect`` per ability: ``abilities/``).
 """
 
+from . import read
 from .abilities import EFFECTS, TRICK_ABILITIES, Effect, Pool, When, effect_of
 from .actions import BATTLE_CARD_KINDS, Action, ActionKind, ActionSpace, Kind
 from .cards import IMPERIAL, REBEL, CardDB, CardType, load_cards
@@ -62,7 +65,7 @@ from .state import (
     new_game,
 )
 from .steps import PhaseName, StepName
-from .tables import Ability
+from .tables import Ability, Tables
 from .values import (
     DamagePreview,
     UnitStats,
@@ -132,6 +135,7 @@ __all__ = [
     "SideView",
     "Step",
     "StepName",
+    "Tables",
     "UnitStats",
     "UnitView",
     "When",
@@ -154,6 +158,7 @@ __all__ = [
     "load_scenario_file",
     "new_game",
     "rating",
+    "read",
     "render_event",
     "replay",
     "reveals",

@@ -12,12 +12,29 @@ their plain names in JSON.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import ActionKind, Kind
 from .enums import SIDES, GroupKind, GroupKindName, Side
 from .events import RESULT_NAMES
+from .read import (
+    Battle,
+    Sight,
+    attachments,
+    battle,
+    battle_bonuses,
+    busy,
+    deck_size,
+    deploy_points,
+    extra_attacks,
+    hand_size,
+    in_battle,
+    in_play,
+    sight,
+    target_inactive,
+)
 from .steps import PhaseName, Step, StepName
 from .values import damage_preview, defenders, group_value, unit_stats
 
@@ -160,30 +177,40 @@ class PlayerView:
 def make_view(s: GameState, player: int) -> PlayerView:
     if type(player) is not int or player not in (0, 1):
         raise ValueError(f"player must be 0 (Rebel) or 1 (Imperial), got {player!r}")
+    return _view(s, sight(s, player), tuple(s.log_lines(player)))
+
+
+def _view(s: GameState, w: Sight, log: tuple[str, ...]) -> PlayerView:
+    """The view of what ``w`` sees (R5 is decided in ``read.sight``, not here)."""
     names = s.ctx.tables.names
     units = _Units(s)
-    mine = player == s.to_move
+    me, other = w.side, 1 - w.side
     outcome = s.outcome
+    points = deploy_points(s)
     return PlayerView(
-        player=SIDES[player],
+        player="spectator" if w.spectator else SIDES[me],
         turn=s.turn,
         active_player=SIDES[s.player],
         to_move=SIDES[s.to_move] if s.to_move >= 0 else None,
         phase=_PHASES[s.step],
         step=_STEPS[s.step],
-        deploy_points=s.points if s.phase == "deploy" else None,
-        you=units.side(player, player),
-        opponent=units.side(1 - player, player),
-        own_deck_contents=tuple(sorted(units.name(c) for c in s.deck[player])),
-        opponent_known_hand=tuple(sorted(names[ct] for ct in s.known[player])),
-        extra_attacks=s.extra_attacks,
-        battle=_battle_view(s, units) if s.groups else None,
-        revealed_hands=tuple(s.seen[player]),
-        legal_actions=tuple(action_view(s, a) for a in s.legal_actions()) if mine else (),
-        log=tuple(s.log_lines(player)),
+        deploy_points=points,
+        you=units.side(me, (w.active, w.inactive, w.discard), None if w.spectator else w.hand),
+        opponent=units.side(other, (w.opp_active, w.opp_inactive, w.opp_discard), None),
+        own_deck_contents=tuple(sorted(units.name(c) for c in w.deck)),
+        opponent_known_hand=tuple(sorted(names[ct] for ct in w.known)),
+        extra_attacks=extra_attacks(s),
+        battle=_battle_view(s, units, battle(s)) if in_battle(s) else None,
+        revealed_hands=tuple(w.revealed),
+        legal_actions=_legal_views(s) if not w.spectator and me == s.to_move else (),
+        log=log,
         winner=SIDES[outcome.winner] if outcome else None,
         end_reason=outcome.reason if outcome else None,
     )
+
+
+def _legal_views(s: GameState) -> tuple[ActionView, ...]:
+    return tuple(action_view(s, a) for a in s.legal_actions())
 
 
 class _Units:
@@ -192,11 +219,14 @@ class _Units:
     def __init__(self, s: GameState) -> None:
         self.s = s
         type_of = s.ctx.tables.type_of
+        self.att = attachments(s)
+        self.busy = busy(s)
+        self.bonuses = battle_bonuses(s)
         # unit -> which copy of its type on its side (from 1)
         self.copy_of: dict[int, int] = {}
         for p in (0, 1):
             count: dict[int, int] = {}
-            for u in s.active[p] + s.inactive[p]:
+            for u in in_play(s, p):
                 count[type_of[u]] = self.copy_of[u] = count.get(type_of[u], 0) + 1
 
     def name(self, c: int) -> str:
@@ -205,71 +235,75 @@ class _Units:
 
     def unit(self, u: int, controller: int) -> UnitView:
         s = self.s
-        bonus = (s.atk_bonus if controller == s.player else s.def_bonus) if s.busy[u] else 0
+        bonus = self.bonuses[controller != s.player] if self.busy[u] else 0
         stats = unit_stats(s, u, bonus)
         return UnitView(
             self.name(u),
             SIDES[s.ctx.tables.owner[u]],
-            tuple(self.name(a) for a in s.att[u]),
+            tuple(self.name(a) for a in self.att[u]),
             stats.ground,
             stats.space,
             stats.damage,
             self.copy_of[u],
         )
 
-    def side(self, p: int, viewer: int) -> SideView:
+    def side(
+        self, p: int, piles: tuple[Sequence[int], ...], hand: Sequence[int] | None
+    ) -> SideView:
+        """Side ``p``'s view from its (active, inactive, discard) piles; ``hand`` None: hidden."""
         s = self.s
+        active, inactive, discarded = piles
         return SideView(
             player=SIDES[p],
-            deck_size=len(s.deck[p]),
-            hand_size=len(s.hand[p]),
-            hand=tuple(sorted(self.name(c) for c in s.hand[p])) if p == viewer else None,
-            active=tuple(self.unit(u, p) for u in s.active[p]),
-            inactive=tuple(self.unit(u, p) for u in s.inactive[p]),
-            discard=tuple(self.name(c) for c in s.discard[p]),
+            deck_size=deck_size(s, p),
+            hand_size=hand_size(s, p),
+            hand=None if hand is None else tuple(sorted(self.name(c) for c in hand)),
+            active=tuple(self.unit(u, p) for u in active),
+            inactive=tuple(self.unit(u, p) for u in inactive),
+            discard=tuple(self.name(c) for c in discarded),
         )
 
 
-def _group_view(s: GameState, units: _Units, g: int) -> GroupView:
+def _group_view(s: GameState, units: _Units, b: Battle, g: int) -> GroupView:
     attacker = s.player
     defender = 1 - attacker
-    members = s.groups[g]
-    target = s.targets[g]
-    kind = s.gkind[g]
+    members = b.groups[g]
+    target = b.targets[g]
+    kind = b.kinds[g]
     fighting = defenders(s, g)
     preview = damage_preview(s, g)
     zone = None
     if target >= 0:
-        zone = "inactive" if target in s.inactive[defender] else "active"
+        zone = "inactive" if target_inactive(s, g) else "active"
     return GroupView(
         number=g + 1,
         kind=_KIND_NAMES[kind],
         units=tuple(units.unit(u, attacker) for u in members),
-        blockers=tuple(units.unit(u, defender) for u in s.blocks[g]),
+        blockers=tuple(units.unit(u, defender) for u in b.blocks[g]),
         target=units.unit(target, defender) if target >= 0 else None,
-        result=RESULT_NAMES[s.results[g]] if s.results[g] >= 0 else None,
+        result=RESULT_NAMES[b.results[g]] if b.results[g] >= 0 else None,
         target_zone=zone,
-        attack_value=group_value(s, members, kind, s.atk_bonus),
-        defense_value=group_value(s, fighting, kind, s.def_bonus) if fighting else None,
+        attack_value=group_value(s, members, kind, b.attack_bonus),
+        defense_value=group_value(s, fighting, kind, b.defense_bonus) if fighting else None,
         damage=None if preview is None else preview.damage,
         stopped=0 if preview is None else preview.stopped,
     )
 
 
-def _battle_view(s: GameState, units: _Units) -> BattleView:
-    cas = s.cas
+def _battle_view(s: GameState, units: _Units, b: Battle) -> BattleView:
+    cas = b.casualty
     return BattleView(
-        groups=tuple(_group_view(s, units, g) for g in range(len(s.groups))),
-        attack_bonus=s.atk_bonus,
-        defense_bonus=s.def_bonus,
-        psion_cards=tuple((units.name(c), units.name(h)) for c, h in s.psions if c in s.att[h]),
+        groups=tuple(_group_view(s, units, b, g) for g in range(len(b.groups))),
+        attack_bonus=b.attack_bonus,
+        defense_bonus=b.defense_bonus,
+        psion_cards=tuple((units.name(c), units.name(h)) for c, h in b.psions),
         casualty_budget=cas.budget if cas else None,
         casualty_group=cas.group + 1 if cas else None,
         casualty_from=("attacker", "defender")[cas.side] if cas else None,
-        passes=s.passes,
-        ion_cannons_fired=len(s.ion_used),
-        next_battle=s.battle_next + 1,
-        pending_damage=s.pending_damage,
+        passes=b.passes,
+        ion_cannons_fired=b.ion_cannons_fired,
+        next_battle=b.next_battle + 1,
+        pending_damage=b.pending_damage,
     )
 
 
@@ -296,17 +330,6 @@ def make_public_view(s: GameState) -> PlayerView:
     The Rebel side is ``you`` and the Imperial side ``opponent``; ``player`` is "spectator".
     Both hands are hidden (sizes only), no deck contents, no spy snapshots, no known hand
     cards, no legal actions, and the log without either player's hidden lines (draws,
-    starting hands, spied hands).
+    starting hands, spied hands): ``read.sight(s, None)``.
     """
-    view = make_view(s, 0)
-    hidden = replace(view.you, hand=None)
-    return replace(
-        view,
-        player="spectator",
-        you=hidden,
-        own_deck_contents=(),
-        opponent_known_hand=(),
-        revealed_hands=(),
-        legal_actions=(),
-        log=tuple(s.public_log_lines()),
-    )
+    return _view(s, sight(s, None), tuple(s.public_log_lines()))

@@ -1,9 +1,12 @@
 """The numeric observation of one player: what that player's view shows (R5), as a flat vector.
 
-The encoder reads the game state directly (building a ``PlayerView`` costs ~38 us; this costs a
-few), but only the parts a view shows: ``tests/env/test_encoding.py`` proves it honest by
-checking that a state sampled from the player's view (``engine.sampling.sample_state``) encodes
-the same, and that swapping the opponent's hidden hand and deck cards changes nothing.
+The encoder reads the game state through the engine's door (``engine/read.py``), not through a
+``PlayerView`` (building one costs ~38 us; this costs a few): the cards from ``read.visible``
+(``read.sight``, by position), the one decision of what R5 lets the player see, which the views
+are built from too, and the rest from the door's public reads. ``tests/env/test_encoding.py``
+proves it honest by checking that a state sampled from the player's view
+(``engine.sampling.sample_state``) encodes the same, and that swapping the opponent's hidden
+hand and deck cards changes nothing.
 
 Everything is from the viewer's side ("own" = the observing player, "opp" = the other one), so
 one policy can play both sides; ``side`` says which one it is. Cards are counted by card type
@@ -52,12 +55,35 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rebelspace.engine import STEP_NAMES, GameContext, GameState, Step
+from rebelspace.engine import STEP_NAMES, GameContext, GameState
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import ATTACHMENT, HERO, PSION
+from rebelspace.engine.read import (
+    ACTIVE,
+    ATT,
+    DECK,
+    DISCARD,
+    HAND,
+    INACTIVE,
+    KNOWN,
+    OPP_ACTIVE,
+    OPP_DECK_SIZE,
+    OPP_DISCARD,
+    OPP_HAND_SIZE,
+    OPP_INACTIVE,
+    REVEALED,
+    SIDE,
+    Battle,
+    Seen,
+    battle,
+    deploy_points,
+    extra_attacks,
+    in_battle,
+    target_inactive,
+    visible,
+)
 
 GLOBAL, COUNTS, BATTLE_HEAD, GROUP_HEAD = 19, 4, 12, 7
-DEPLOY = int(Step.DEPLOY)  # a plain int for the hot path
 _STEP_ONE_HOT = tuple(bytes(k == i for k in range(len(STEP_NAMES))) for i in range(len(STEP_NAMES)))
 PILE_CACHE = 20_000  # remembered pile counts (about 0.5 KB each) before the cache starts over
 ZONES = ("own_active", "own_inactive", "opp_active", "opp_inactive")
@@ -149,34 +175,36 @@ class Encoder:
         off = self.layout.offsets
         types = self.layout.types
         v = bytearray(self.size)
-        opp = 1 - player
-        self.write_head(s, player, v)
+        w = visible(s, player)
+        self.write_head(s, w, v)
         counts = self.pile_counts
         for name, pile in (
-            ("own_hand", s.hand[player]),
-            ("own_deck", s.deck[player]),
-            ("own_discard", s.discard[player]),
-            ("opp_discard", s.discard[opp]),
+            ("own_hand", w[HAND]),
+            ("own_deck", w[DECK]),
+            ("own_discard", w[DISCARD]),
+            ("opp_discard", w[OPP_DISCARD]),
         ):
             o = off[name]
             v[o : o + types] = counts(pile)
-        if s.known[player]:
-            self.write_known(s.known[player], v)
-        self._zones(s, player, v)
-        if s.seen[player]:
-            self.write_revealed(s.seen[player], v)
-        if s.groups:
-            self.write_battle_head(s, v)
-            self.write_groups(s, v)
+        if w[KNOWN]:
+            self.write_known(w[KNOWN], v)
+        self._zones(w, v)
+        if w[REVEALED]:
+            self.write_revealed(w[REVEALED], v)
+        if in_battle(s):
+            b = battle(s)
+            self.write_battle_head(b, v)
+            self.write_groups(s, b, v)
         return v
 
     # The slice writers below (all but ``write_head``) count into ``v`` with ``+=`` or write only
     # some entries: their slices must be zero first (a fresh vector in ``encode``;
     # ``IncrementalEncoder`` zeroes the slices it rewrites).
 
-    def write_head(self, s: GameState, player: int, v: bytearray) -> None:
-        """The global and counts slices, every entry written (so no zeroing first)."""
-        opp = 1 - player
+    def write_head(self, s: GameState, w: Seen, v: bytearray) -> None:
+        """The global and counts slices, every entry written (so no zeroing first): public
+        information and the player's own (the sizes of hands and decks are public, R5)."""
+        player = w[SIDE]
         out = s.outcome
         v[0] = player
         v[1] = s.player == player
@@ -185,17 +213,18 @@ class Encoder:
         v[4] = out is not None and out.winner == player
         turn = s.turn
         v[5] = turn if turn < 255 else 255
-        v[6] = s.points if s.step == DEPLOY else 0
-        v[7] = s.extra_attacks
+        points = deploy_points(s)
+        v[6] = 0 if points is None else points
+        v[7] = extra_attacks(s)
         v[8:GLOBAL] = _STEP_ONE_HOT[s.step]
         # counts, capped: an edited card list may hold more than 255 cards
-        n = len(s.deck[player])
+        n = len(w[DECK])
         v[GLOBAL] = n if n < 255 else 255
-        n = len(s.hand[player])
+        n = len(w[HAND])
         v[GLOBAL + 1] = n if n < 255 else 255
-        n = len(s.deck[opp])
+        n = w[OPP_DECK_SIZE]
         v[GLOBAL + 2] = n if n < 255 else 255
-        n = len(s.hand[opp])
+        n = w[OPP_HAND_SIZE]
         v[GLOBAL + 3] = n if n < 255 else 255
 
     def write_known(self, known: tuple[int, ...], v: bytearray) -> None:
@@ -203,15 +232,15 @@ class Encoder:
         for ct in known:
             v[o + ct] += 1
 
-    def _zones(self, s: GameState, player: int, v: bytearray) -> None:
+    def _zones(self, w: Seen, v: bytearray) -> None:
         """The four zone slices and the attachments slice, in one pass (``_zone`` and
         ``_attachments`` write the same, separately, for ``IncrementalEncoder``)."""
         at = self.at
         to = self.type_of
         is_hero = self.is_hero
-        att = s.att
+        att = w[ATT]
         att_at = self.att_at
-        for name, zone in zip(ZONES, self.zones_of(s, player), strict=True):
+        for name, zone in zip(ZONES, self.zones_of(w), strict=True):
             p = at[name]
             for u in zone:
                 v[p[u]] += 1
@@ -221,18 +250,17 @@ class Encoder:
                         v[att_at[h, to[a]]] += 1
 
     @staticmethod
-    def zones_of(s: GameState, player: int) -> tuple[list[int], ...]:
+    def zones_of(w: Seen) -> tuple[Sequence[int], ...]:
         """The zones in the order of ``ZONES``: own active, own inactive, opp's two."""
-        opp = 1 - player
-        return (s.active[player], s.inactive[player], s.active[opp], s.inactive[opp])
+        return (w[ACTIVE], w[INACTIVE], w[OPP_ACTIVE], w[OPP_INACTIVE])
 
-    def write_zone(self, k: int, zone: list[int], v: bytearray) -> None:
+    def write_zone(self, k: int, zone: Sequence[int], v: bytearray) -> None:
         p = self.at[ZONES[k]]
         for u in zone:
             v[p[u]] += 1
 
     def write_attachments(
-        self, zones: tuple[list[int], ...], att: list[tuple[int, ...]], v: bytearray
+        self, zones: Sequence[Sequence[int]], att: Sequence[tuple[int, ...]], v: bytearray
     ) -> None:
         to = self.type_of
         is_hero = self.is_hero
@@ -244,7 +272,7 @@ class Encoder:
                     for a in att[u]:
                         v[att_at[h, to[a]]] += 1
 
-    def write_revealed(self, seen: list[tuple[int, tuple[str, ...]]], v: bytearray) -> None:
+    def write_revealed(self, seen: Sequence[tuple[int, tuple[str, ...]]], v: bytearray) -> None:
         if seen:
             o = self.layout.offsets["revealed"]
             v[o] = len(seen)
@@ -254,7 +282,7 @@ class Encoder:
             for n in names:
                 v[o + 2 + index[n]] += 1
 
-    def pile_counts(self, pile: list[int]) -> bytes:
+    def pile_counts(self, pile: Sequence[int]) -> bytes:
         """Per-type counts of a pile, remembered: decks and discard piles change at a few
         decisions only, and a cache hit (~0.3 us) beats counting a 40-card deck (~2 us)."""
         key = tuple(pile)
@@ -270,50 +298,50 @@ class Encoder:
             self._pile_cache[key] = hit
         return hit
 
-    def write_battle_head(self, s: GameState, v: bytearray) -> None:
-        """The battle slice: the attack phase's counters and the psion cards played."""
+    def write_battle_head(self, b: Battle, v: bytearray) -> None:
+        """The battle slice: the attack phase's counters and the psion cards that count."""
         off = self.layout.offsets
         to = self.type_of
         o = off["battle"]
         v[o] = 1
-        v[o + 1] = len(s.groups)
-        v[o + 2] = s.atk_bonus
-        v[o + 3] = s.def_bonus
-        v[o + 4] = s.passes
-        v[o + 5] = len(s.ion_used)
-        v[o + 6] = s.battle_next + 1
-        v[o + 7] = s.pending_damage
-        if s.cas is not None:
+        v[o + 1] = len(b.groups)
+        v[o + 2] = b.attack_bonus
+        v[o + 3] = b.defense_bonus
+        v[o + 4] = b.passes
+        v[o + 5] = b.ion_cannons_fired
+        v[o + 6] = b.next_battle + 1
+        v[o + 7] = b.pending_damage
+        cas = b.casualty
+        if cas is not None:
             v[o + 8] = 1
-            v[o + 9] = s.cas[0] + 1
-            v[o + 10] = s.cas[1]
-            v[o + 11] = s.cas[2]
-        for card, hero in s.psions:
-            if card in s.att[hero]:  # as the view: a psion card of a destroyed hero is gone
-                v[self.psion_at[to[card]]] += 1
+            v[o + 9] = cas.group + 1
+            v[o + 10] = cas.side
+            v[o + 11] = cas.budget
+        for card, _hero in b.psions:
+            v[self.psion_at[to[card]]] += 1
 
-    def write_groups(self, s: GameState, v: bytearray) -> None:
-        """The group slices (from ``groups``, ``gkind``, ``results``, ``targets``, ``blocks``
-        and the defender's inactive zone)."""
+    def write_groups(self, s: GameState, b: Battle, v: bytearray) -> None:
+        """The group slices (from the battle's groups, kinds, results, targets, blocks and
+        whether each target is in the defender's inactive zone)."""
         to = self.type_of
         types = self.layout.types
         group_at = self.group_at
-        defender_inactive = s.inactive[1 - s.player]
-        for g, units in enumerate(s.groups):
+        kinds, results, targets, blocks = b.kinds, b.results, b.targets, b.blocks
+        for g, units in enumerate(b.groups):
             o = group_at[g]
             v[o] = 1
-            v[o + 1] = s.gkind[g]
-            if s.results[g] >= 0:
-                v[o + 2 + s.results[g]] = 1
-            target = s.targets[g]
+            v[o + 1] = kinds[g]
+            if results[g] >= 0:
+                v[o + 2 + results[g]] = 1
+            target = targets[g]
             u = o + GROUP_HEAD
             for unit in units:
                 v[u + to[unit]] += 1
-            for unit in s.blocks[g]:
+            for unit in blocks[g]:
                 v[u + types + to[unit]] += 1
             if target >= 0:
                 v[o + 5] = 1
-                v[o + 6] = target in defender_inactive
+                v[o + 6] = target_inactive(s, g)
                 v[u + 2 * types + to[target]] += 1
 
     def labels(self) -> list[str]:

@@ -12,11 +12,13 @@ whole games, across resets and jumps between unrelated states, against ``Encoder
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from rebelspace.engine import GameState
+from rebelspace.engine.read import Sight, battle, in_battle, inactive, visible
 
 from .encoding import COUNTS, GLOBAL, ZONES, Encoder
 
@@ -53,8 +55,9 @@ class IncrementalEncoder:
         self._at += [off["attachments"], off["revealed"], off["battle"]]
         self._at.append(off["group0"] if lay.groups else encoder.size)
         # Copies of what the slices now in the buffer were computed from (None: not yet): the
-        # four piles, opp_known, the four zones, the attachments of every hero, revealed; and
-        # the six inputs of the group slices. _in_battle: the battle slices may hold something.
+        # player's ``read.visible`` (the four piles, opp_known, the four zones, the attachments of
+        # every hero, revealed, in its field order); and the six inputs of the group slices.
+        # _in_battle: the battle slices may hold something.
         self._inputs: tuple[Any, ...] = ()
         self._groups_in: tuple[Any, ...] = ()
         self._in_battle = True
@@ -64,25 +67,12 @@ class IncrementalEncoder:
         """``player``'s observation of ``s`` as a new float32 vector."""
         v = self._v
         p = self.player
-        o = 1 - p
-        self.encoder.write_head(s, p, v)  # changes at almost every decision
-        inputs: tuple[Any, ...] = (
-            s.hand[p],
-            s.deck[p],
-            s.discard[p],
-            s.discard[o],
-            s.known[p],
-            s.active[p],
-            s.inactive[p],
-            s.active[o],
-            s.inactive[o],
-            s.att,
-            s.seen[p],
-        )
+        inputs = visible(s, p)
+        self.encoder.write_head(s, inputs, v)  # changes at almost every decision
         try:
             if inputs != self._inputs:  # one comparison, in C, when nothing moved
                 self._rewrite(inputs)
-            if s.groups or self._in_battle:
+            if self._in_battle or in_battle(s):
                 self._battle(s)
         except BaseException:
             self._forget()  # a slice may be half written (a count over 255): trust none
@@ -90,13 +80,13 @@ class IncrementalEncoder:
         return self._u8.astype(np.float32)
 
     def _forget(self) -> None:
-        self._inputs = (None,) * 11
+        self._inputs = (None,) * len(Sight._fields)
         self._groups_in = (None,) * 6
         self._in_battle = True
 
     def _rewrite(self, inputs: tuple[Any, ...]) -> None:
-        """Rewrite the slices whose inputs changed; remember copies of the new inputs (the
-        engine edits its lists in place)."""
+        """Rewrite the slices whose inputs changed (``inputs``: ``read.visible``'s, by position);
+        remember copies of the new inputs (the engine edits its lists in place)."""
         enc = self.encoder
         v = self._v
         at = self._at
@@ -127,9 +117,10 @@ class IncrementalEncoder:
             kept[10] = inputs[10][:]
             v[at[10] : at[11]] = zeros[: at[11] - at[10]]
             enc.write_revealed(inputs[10], v)
+        kept[11:] = inputs[11:]  # the other hand's and deck's sizes (in the head), the side...
         self._inputs = tuple(kept)
 
-    def _pile(self, start: int, now: list[int], before: list[int] | None) -> None:
+    def _pile(self, start: int, now: Sequence[int], before: Sequence[int] | None) -> None:
         """Counts of a pile. Decks lose cards from the top (the end of the list) and discard
         piles gain them there: count just those cards when that is all that happened."""
         v = self._v
@@ -154,11 +145,12 @@ class IncrementalEncoder:
         zeros = self._zeros
         start, groups_start = self._at[11], self._at[12]
         v[start:groups_start] = zeros[: groups_start - start]
-        self._in_battle = bool(s.groups)
-        if s.groups:
-            enc.write_battle_head(s, v)
-        groups, gkind, blocks, targets, results = s.groups, s.gkind, s.blocks, s.targets, s.results
-        defender_inactive = s.inactive[1 - s.player]
+        b = battle(s)
+        self._in_battle = bool(b.groups)
+        if b.groups:
+            enc.write_battle_head(b, v)
+        groups, gkind, blocks, targets, results = b.groups, b.kinds, b.blocks, b.targets, b.results
+        defender_inactive = inactive(s, 1 - s.player)
         inputs = (groups, gkind, blocks, targets, results, defender_inactive)
         if inputs != self._groups_in:
             self._groups_in = (
@@ -170,4 +162,4 @@ class IncrementalEncoder:
                 defender_inactive[:],
             )
             v[groups_start:] = zeros[groups_start:]
-            enc.write_groups(s, v)
+            enc.write_groups(s, b, v)

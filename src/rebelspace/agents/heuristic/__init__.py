@@ -48,7 +48,8 @@ and the entry points below). The weights are named
 constants beside the code that uses them, each with what it stands for.
 
 ``heuristic_action`` reads only what the player to move may know (R5): their own hand, every
-public zone, deck and hand sizes, the battle in progress and ``state.known``. It never reads
+public zone, deck and hand sizes, the battle in progress and ``read.known_hand``, each
+through the engine's door (``engine/read.py``). It never reads
 the opponent's hand or any deck's order, so it can run on a determinized state (search
 rollouts) or on the true state (fast benchmarks) with the same result. ``HeuristicAgent`` is
 the standalone agent: it samples a state from its view and asks ``heuristic_action``.

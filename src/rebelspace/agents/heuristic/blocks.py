@@ -18,6 +18,7 @@ from rebelspace.engine import (
     group_damage,
     group_value,
     rating,
+    read,
     shields_up,
     unit_stats,
 )
@@ -227,13 +228,14 @@ def _attacking_groups(s: GameState) -> tuple[list[AttackGroup], list[int]]:
     """The attacker's groups as the model sees them, and each one's index in ``s.groups``."""
     f = card_facts(s.ctx)
     shields = shields_up(s, s.to_move)
-    bonus = s.atk_bonus
+    b = read.battle(s)
+    bonus = b.attack_bonus
     groups: list[AttackGroup] = []
     index: list[int] = []
-    for g, units in enumerate(s.groups):
+    for g, units in enumerate(b.groups):
         if not units:
             continue
-        kind = s.gkind[g]
+        kind = b.kinds[g]
         members = [Member(rating(s, u, kind) + bonus, worth(s, f, u)) for u in units]
         value = group_value(s, units, kind, bonus)
         dmg = group_damage(s, units, shields).damage
@@ -262,7 +264,7 @@ def _own_blockers(s: GameState, pool: list[int], bonus: int) -> list[Blocker]:
 def _holds(s: GameState, p: int, ability: int) -> bool:
     """Does ``p`` (the player to move, reading its own hand) hold a card with ``ability``?"""
     ability_of = s.ctx.tables.ability
-    return any(ability_of[c] == ability for c in s.hand[p])
+    return any(ability_of[c] == ability for c in read.hand(s, p))
 
 
 def block(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
@@ -273,15 +275,18 @@ def block(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     type_of = t.type_of
     d = s.to_move
     groups, index = _attacking_groups(s)
-    pool = [u for u in s.active[d] if t.is_unit[u]]
+    pool = [u for u in read.active(s, d) if t.is_unit[u]]
     trap = style.own_tricks_in_plans and _holds(s, d, Ability.TRAP)
-    blockers = _own_blockers(s, pool, s.def_bonus + (TRAP_BONUS if trap else 0))
+    b = read.battle(s)
+    blockers = _own_blockers(s, pool, b.defense_bonus + (TRAP_BONUS if trap else 0))
     surprise = SURPRISE_BONUS if opponent_may_hold(s, s.player, Ability.SURPRISE) else 0
-    assign = assign_blocks(groups, blockers, len(s.deck[d]), s.ctx.options.tie == "both", surprise)
+    assign = assign_blocks(
+        groups, blockers, read.deck_size(s, d), s.ctx.options.tie == "both", surprise
+    )
     allowed = set(legal)
     for i, chosen in enumerate(assign):
         g = index[i]
-        have = [type_of[u] for u in s.blocks[g]]
+        have = [type_of[u] for u in b.blocks[g]]
         for j in sorted(chosen, key=lambda j: -blockers[j].values[groups[i].kind]):
             ct = type_of[pool[j]]
             if ct in have:

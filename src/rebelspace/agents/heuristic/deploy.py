@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rebelspace.engine import GameState, GroupKind, Kind, rating
+from rebelspace.engine import GameState, GroupKind, Kind, rating, read
 
 from .facts import CardFacts, card_facts
 
@@ -26,10 +26,10 @@ def deploy_use(s: GameState, f: CardFacts, i: int, p: int) -> float:
     o = 1 - p
     use = f.use[i]
     if t.ion_cannon[i] or t.shields[i]:
-        ships = any(t.ship[u] for z in (s.active[o], s.inactive[o]) for u in z)
+        ships = any(t.ship[u] for z in read.zones(s, o) for u in z)
         use += ANTI_SHIP_WITH_SHIPS if ships else ANTI_SHIP_WITHOUT_SHIPS
     if t.is_hero[i] and t.ground[i] == 0:  # rides only in a Fighter's or Ship's place
-        seats = any(t.fighter[u] or t.ship[u] for z in (s.active[p], s.inactive[p]) for u in z)
+        seats = any(t.fighter[u] or t.ship[u] for z in read.zones(s, p) for u in z)
         if not seats:
             use -= NO_SEAT_PENALTY
     return use
@@ -72,7 +72,7 @@ def _hero_strength(s: GameState, p: int) -> dict[int, int]:
     """Ground plus space rating of ``p``'s heroes in play, by card type."""
     t = s.ctx.tables
     strength: dict[int, int] = {}
-    for z in (s.active[p], s.inactive[p]):
+    for z in read.zones(s, p):
         for u in z:
             if t.is_hero[u]:
                 strength[t.type_of[u]] = rating(s, u, GROUND) + rating(s, u, SPACE)
@@ -85,8 +85,9 @@ def _items(s: GameState, f: CardFacts, legal: Sequence[int]) -> list[Item]:
     t = s.ctx.tables
     dec = s.ctx.space.decoded
     p = s.to_move
+    points = read.deploy_points(s) or 0
     counts: dict[int, int] = {}
-    for c in s.hand[p]:
+    for c in read.hand(s, p):
         counts[t.type_of[c]] = counts.get(t.type_of[c], 0) + 1
     hero_strength = _hero_strength(s, p)
     items: list[Item] = []
@@ -97,7 +98,7 @@ def _items(s: GameState, f: CardFacts, legal: Sequence[int]) -> list[Item]:
         if kind == Kind.DEPLOY:
             use = deploy_use(s, f, i, p)
             if use > 0:
-                n = min(counts.get(card, 0), s.points // max(t.cost[i], 1))
+                n = min(counts.get(card, 0), points // max(t.cost[i], 1))
                 items.extend([Item(use, t.cost[i], a)] * n)
         elif kind == Kind.ATTACH:
             key = (hero_strength.get(hero_type, 0), a)
@@ -105,7 +106,7 @@ def _items(s: GameState, f: CardFacts, legal: Sequence[int]) -> list[Item]:
                 attach_best[card] = key
     for card, (_, a) in attach_best.items():
         i = f.first_of_type[card]
-        n = min(counts.get(card, 0), s.points // max(t.cost[i], 1))
+        n = min(counts.get(card, 0), points // max(t.cost[i], 1))
         items.extend([Item(f.use[i], t.cost[i], a)] * n)
     return items
 
@@ -114,5 +115,5 @@ def deploy(s: GameState, legal: Sequence[int]) -> int:
     """The first card of the most useful set the points pay for, else "done deploying"."""
     items = _items(s, card_facts(s.ctx), legal)
     items.sort(key=lambda x: (-x.use, x.cost, x.action))
-    best = knapsack(items, s.points)
+    best = knapsack(items, read.deploy_points(s) or 0)
     return best.first if best.use > 0 else s.ctx.space.done_deploying

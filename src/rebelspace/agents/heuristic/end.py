@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rebelspace.engine import Effect, GameState, Kind, Pool
+from rebelspace.engine import Effect, GameState, Kind, Pool, read
 
 from .deploy import deploy_use
 from .facts import CardFacts, card_facts, worth
@@ -50,23 +50,23 @@ def _end_gain(s: GameState, f: CardFacts, a: int, heroes_in_hand: int) -> float:
     if effect is None:
         return 0.0
     if kind == Kind.PLAY_END and effect.reveals_hand:
-        hand = len(s.hand[o])
-        return SPY_GAIN if hand >= SPY_MIN_HAND and len(s.known[p]) < hand else 0.0
+        hand = read.hand_size(s, o)
+        return SPY_GAIN if hand >= SPY_MIN_HAND and len(read.known_hand(s, p)) < hand else 0.0
     if kind != Kind.PLAY_END_ON or effect.target is None:
         return 0.0
     i = f.first_of_type[target]
     pool = effect.target.pool
     if pool is Pool.OPPOSING_HEROES:  # control taken: a double swing
-        u = next(x for z in (s.active[o], s.inactive[o]) for x in z if t.type_of[x] == target)
+        u = next(x for z in read.zones(s, o) for x in z if t.type_of[x] == target)
         return CONVERT_GAIN + worth(s, f, u)
     if pool is Pool.OWN_DISCARD_HEROES:
         return HERO_FROM_DISCARD_GAIN + f.use[i] - heroes_in_hand
     if pool is Pool.OWN_DECK_HEROES:
-        deck_ok = len(s.deck[p]) > RECRUIT_MIN_DECK
+        deck_ok = read.deck_size(s, p) > RECRUIT_MIN_DECK
         wanted = heroes_in_hand < RECRUIT_MAX_HEROES_IN_HAND
         return HERO_FROM_DECK_GAIN + f.use[i] if deck_ok and wanted else 0.0
     if pool is Pool.OPPOSING_FACILITIES:  # destroyed
-        my_ships = any(t.ship[u] for z in (s.active[p], s.inactive[p]) for u in z)
+        my_ships = any(t.ship[u] for z in read.zones(s, p) for u in z)
         useless = (t.ion_cannon[i] or t.shields[i]) and not my_ships
         return f.worth[i] - SABOTEUR_USELESS_PENALTY if useless else f.worth[i]
     return 0.0
@@ -76,7 +76,7 @@ def end(s: GameState, legal: Sequence[int]) -> int:
     """The end-of-turn card that gains most (module doc), else "end turn"."""
     t = s.ctx.tables
     f = card_facts(s.ctx)
-    heroes_in_hand = sum(1 for c in s.hand[s.player] if t.is_hero[c])
+    heroes_in_hand = sum(1 for c in read.hand(s, s.player) if t.is_hero[c])
     best, best_gain = s.ctx.space.end_turn, 0.0
     for a in legal:
         gain = _end_gain(s, f, a, heroes_in_hand)
@@ -91,9 +91,9 @@ def keep(s: GameState, f: CardFacts, c: int, p: int) -> float:
     o = 1 - p
     if t.is_unit[c]:
         return deploy_use(s, f, c, p)
-    mine = [u for z in (s.active[p], s.inactive[p]) for u in z]
+    mine = [u for z in read.zones(s, p) for u in z]
     if t.is_attachment[c]:
-        heroes = any(t.is_hero[u] for u in mine) or any(t.is_hero[x] for x in s.hand[p])
+        heroes = any(t.is_hero[u] for u in mine) or any(t.is_hero[x] for x in read.hand(s, p))
         return f.use[c] if heroes else KEEP_ATTACHMENT_WITHOUT_HERO
     if t.is_psion[c]:
         return KEEP_PSION if any(t.psionic[u] for u in mine) else KEEP_PSION_WITHOUT_PSIONIC
@@ -111,7 +111,7 @@ def _keep_action(s: GameState, effect: Effect | None, o: int) -> float:
     if pool in (Pool.OWN_DECK_HEROES, Pool.OWN_DISCARD_HEROES):
         return KEEP_HERO_FETCH
     if pool is Pool.OPPOSING_FACILITIES:
-        facility = any(t.facility[u] for z in (s.active[o], s.inactive[o]) for u in z)
+        facility = any(t.facility[u] for z in read.zones(s, o) for u in z)
         return KEEP_SABOTEUR if facility else KEEP_SABOTEUR_WITHOUT_TARGET
     if effect.is_trick:
         return KEEP_BATTLE_TRICK

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rebelspace.engine import GameContext, GameState, group_damage, shields_up
+from rebelspace.engine import GameContext, GameState, Tables, group_damage, read, shields_up
 from rebelspace.engine.cache import per_object
-from rebelspace.engine.tables import Tables
 
 # What losing a unit costs its side (``CardFacts.worth``), in deck cards.
 WORTH_BASE = 1.0  # the card itself: it came out of the hand and will not come back
@@ -111,7 +110,7 @@ card_facts = per_object(_card_facts)
 def worth(s: GameState, f: CardFacts, u: int) -> float:
     """What losing unit ``u`` (with its attachments) costs its side, in deck cards."""
     w = f.worth[u]
-    for a in s.att[u]:
+    for a in read.attached(s, u):
         w += f.att_worth[a]
     return w
 
@@ -119,7 +118,7 @@ def worth(s: GameState, f: CardFacts, u: int) -> float:
 def threat(s: GameState, p: int) -> int:
     """Damage ``p``'s units in play could deal on ``p``'s next attack, unblocked."""
     can_attack = s.ctx.tables.can_attack
-    units = tuple(u for zone in (s.active[p], s.inactive[p]) for u in zone if can_attack[u])
+    units = tuple(u for zone in read.zones(s, p) for u in zone if can_attack[u])
     return group_damage(s, units, shields_up(s, 1 - p)).damage
 
 
@@ -149,9 +148,9 @@ def casualty_loss(units: Sequence[Member], budget: int) -> float:
 
 def opponent_may_hold(s: GameState, o: int, ability: int) -> bool:
     """Could ``o``'s hand hold a card with ``ability``, as far as public information shows?"""
-    if not s.hand[o]:
+    if not read.hand(s, o):
         return False
     t = s.ctx.tables
     total = sum(1 for i in t.instances_of_side[o] if t.ability[i] == ability)
-    gone = sum(1 for c in s.discard[o] if t.ability[c] == ability)
+    gone = sum(1 for c in read.discard(s, o) if t.ability[c] == ability)
     return total > gone

@@ -20,6 +20,7 @@ from rebelspace.engine import (
     damage,
     group_damage,
     rating,
+    read,
     shields_up,
 )
 
@@ -49,7 +50,7 @@ def counterattack(s: GameState) -> Counterattack:
     p = s.player
     d = 1 - p
     theirs: tuple[list[int], list[int]] = ([], [])
-    able = tuple(u for zone in (s.active[d], s.inactive[d]) for u in zone if t.can_attack[u])
+    able = tuple(u for zone in read.zones(s, d) for u in zone if t.can_attack[u])
     for u, dmg in group_damage(s, able, shields_up(s, p)).dealers:  # R20: Ships' stopped
         if dmg > 0:
             space_only = t.is_space_unit[u] and not t.is_ground_unit[u]
@@ -63,7 +64,7 @@ def incoming(s: GameState, threat: Counterattack, attacking: Collection[int]) ->
     """Damage the counterattack deals when the units in ``attacking`` cannot block."""
     t = s.ctx.tables
     blockers = [0, 0]
-    for u in s.active[s.player]:
+    for u in read.active(s, s.player):
         if u in attacking or not t.is_unit[u]:
             continue
         if t.is_ground_unit[u] or t.is_hero[u]:
@@ -106,7 +107,7 @@ def _regroup(s: GameState, plan: Sequence[PlannedGroup], attacking: set[int]) ->
 def keep_guard(s: GameState, plan: list[PlannedGroup]) -> list[PlannedGroup]:
     """Hold back enough units to survive the counterattack (module doc)."""
     threat = counterattack(s)
-    limit = len(s.deck[s.player]) - SAFE_DECK
+    limit = read.deck_size(s, s.player) - SAFE_DECK
     attacking = {u for _, units in plan for u in units}
     if incoming(s, threat, attacking) <= limit or incoming(s, threat, set()) > limit:
         return plan

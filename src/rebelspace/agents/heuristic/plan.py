@@ -23,6 +23,7 @@ from rebelspace.engine import (
     GroupKind,
     group_damage,
     rating,
+    read,
     shields_up,
 )
 from rebelspace.engine.cache import per_object
@@ -127,7 +128,7 @@ def attackers(s: GameState) -> Packets:
     packets = Packets([], [])
     seats = Seats([], [])
     heroes: list[Hero] = []
-    for u in s.active[s.player]:
+    for u in read.active(s, s.player):
         if not t.can_attack[u]:
             continue
         if t.is_hero[u]:
@@ -175,7 +176,7 @@ def _blockers(s: GameState, f: CardFacts, kind: int, bonus: int = 0) -> list[Blo
     higher (a Trap the defender may hold, R30)."""
     t = s.ctx.tables
     blockers: list[Blocker] = []
-    for u in s.active[1 - s.player]:
+    for u in read.active(s, 1 - s.player):
         if not t.is_unit[u]:
             continue
         ok_g = t.is_ground_unit[u] or t.is_hero[u]
@@ -251,7 +252,7 @@ def evaluate(groups: list[list[int]], battle: _Battle) -> Evaluation:
 def _holds_surprise(s: GameState) -> bool:
     """Does the attacker (the player to move, reading its own hand) hold Surprise Attack?"""
     ability_of = s.ctx.tables.ability
-    return any(ability_of[c] == Ability.SURPRISE for c in s.hand[s.player])
+    return any(ability_of[c] == Ability.SURPRISE for c in read.hand(s, s.player))
 
 
 def plan_kind(  # noqa: PLR0913 (the plan of one kind: all six are what it is made of)
@@ -280,9 +281,9 @@ def plan_kind(  # noqa: PLR0913 (the plan of one kind: all six are what it is ma
         facts=facts,
         blockers=blockers,
         kind=kind,
-        deck=len(s.deck[d]),
+        deck=read.deck_size(s, d),
         tie_both=s.ctx.options.tie == "both",
-        cannon=any(t.ion_cannon[u] for u in s.active[d]) and kind == SPACE,
+        cannon=any(t.ion_cannon[u] for u in read.active(s, d)) and kind == SPACE,
         ship=t.ship,
     )
     sized = sorted(
@@ -325,17 +326,17 @@ def attack_plan(s: GameState, style: Style = DEFAULT) -> Plan:
     so the plan does not change while it is being carried out)."""
     # The plan reads units in play (with attachments), deck sizes and, for a Trap, hand sizes
     # and discard piles: all of it goes in the key, with the style.
-    att = s.att
-    zones = (*s.active, *s.inactive)
+    att = read.attachments(s)
+    zones = (read.active(s, 0), read.active(s, 1), read.inactive(s, 0), read.inactive(s, 1))
     key = (
         style,
-        len(s.hand[1 - s.player]) if style.trap_in_plans else -1,
-        len(s.discard[1 - s.player]) if style.trap_in_plans else -1,
+        read.hand_size(s, 1 - s.player) if style.trap_in_plans else -1,
+        len(read.discard(s, 1 - s.player)) if style.trap_in_plans else -1,
         _holds_surprise(s) if style.own_tricks_in_plans else None,
         s.player,
         *map(tuple, zones),
-        len(s.deck[0]),
-        len(s.deck[1]),
+        read.deck_size(s, 0),
+        read.deck_size(s, 1),
         tuple(att[u] for zone in zones for u in zone if att[u]),
     )
     plans = _plan_cache(s.ctx)
@@ -392,7 +393,7 @@ def _guarded(s: GameState, style: Style, ground_plan: KindPlan, space_plan: Kind
     what the guard leaves is planned again (``Style.replan_after_guard``): the groups it
     broke up may no longer be worth sending."""
     plan = _joined(ground_plan, space_plan)
-    if space_plan.damage + ground_plan.damage >= len(s.deck[1 - s.player]) - 1:
+    if space_plan.damage + ground_plan.damage >= read.deck_size(s, 1 - s.player) - 1:
         return plan
     guarded = tuple(keep_guard(s, list(plan)))
     if not style.replan_after_guard or guarded == plan:
@@ -414,10 +415,11 @@ def form(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     type_of = s.ctx.tables.type_of
     nt = space.ntypes
     allowed = set(legal)
-    groups = s.groups
+    b = read.battle(s)
+    groups = b.groups
     for i, (kind, units) in enumerate(attack_plan(s, style)):
         if i < len(groups):
-            if s.gkind[i] != kind:
+            if b.kinds[i] != kind:
                 break
             have = [type_of[u] for u in groups[i]]
             for u in units:

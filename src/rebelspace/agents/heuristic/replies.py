@@ -7,20 +7,20 @@ units in play.
 
 from __future__ import annotations
 
-from rebelspace.engine import Ability, GameState
+from rebelspace.engine import Ability, GameState, read
 
 
 def chance_to_hold(s: GameState, o: int, ability: int) -> float:
     """The chance that ``o``'s hand holds a card with ``ability``, if the cards ``o`` has not
     shown (hand and deck) were dealt at random: the copies not yet in ``o``'s discard pile
     are somewhere among them."""
-    hand = len(s.hand[o])
+    hand = read.hand_size(s, o)
     if hand == 0:
         return 0.0
     t = s.ctx.tables
     copies = sum(1 for i in t.instances_of_side[o] if t.ability[i] == ability)
-    copies -= sum(1 for c in s.discard[o] if t.ability[c] == ability)
-    unseen = hand + len(s.deck[o])
+    copies -= sum(1 for c in read.discard(s, o) if t.ability[c] == ability)
+    unseen = hand + read.deck_size(s, o)
     if copies <= 0:
         return 0.0
     none = 1.0

@@ -19,6 +19,7 @@ from rebelspace.engine import (
     group_damage,
     group_value,
     rating,
+    read,
     shields_up,
 )
 
@@ -46,11 +47,11 @@ def draw(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     p = s.to_move
     ns = sorted(dec[a].extra for a in legal)
     lo, hi = ns[0], ns[-1]
-    deck = len(s.deck[p])
+    deck = read.deck_size(s, p)
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
         hi -= 1
     low = deck - hi <= threat(s, 1 - p) + style.deck_margin
-    n = lo if low or len(s.hand[p]) >= style.hand_full else hi
+    n = lo if low or read.hand_size(s, p) >= style.hand_full else hi
     return s.ctx.space.draw_base + n
 
 
@@ -79,10 +80,11 @@ def ion(s: GameState, legal: Sequence[int]) -> int:
 def _unblocked_damage(s: GameState) -> dict[int, int]:
     """The damage of each unblocked group that has no target yet."""
     shields = shields_up(s, 1 - s.player)
+    b = read.battle(s)
     return {
         g: group_damage(s, units, shields).damage
-        for g, units in enumerate(s.groups)
-        if units and not s.blocks[g] and s.targets[g] < 0
+        for g, units in enumerate(b.groups)
+        if units and not b.blocks[g] and b.targets[g] < 0
     }
 
 
@@ -96,27 +98,29 @@ def target(s: GameState, legal: Sequence[int]) -> int:
     d = 1 - s.player
     dealt = _unblocked_damage(s)
     total = sum(dealt.values())
-    deck = len(s.deck[d])
+    deck = read.deck_size(s, d)
     # A Trap in the defender's hand would add to the target's value: beat it by that margin.
     margin = TRAP_BONUS if opponent_may_hold(s, d, Ability.TRAP) else 0
     best, best_gain = space.done_targeting, TARGET_MIN_GAIN
+    b = read.battle(s)
+    busy = read.busy(s)
     for a in legal:
         kind, card, g, _, zone = dec[a]
         if kind != Kind.TARGET:
             continue
         if total >= deck - 1 and total - dealt[g] < deck - 1:
             continue  # the damage wins the game (R9, R37)
-        kind = s.gkind[g]
+        kind = b.kinds[g]
         u = next(
             x
-            for x in (s.inactive[d] if zone else s.active[d])
-            if t.type_of[x] == card and not s.busy[x]
+            for x in (read.inactive(s, d) if zone else read.active(s, d))
+            if t.type_of[x] == card and not busy[x]
         )
-        tv = group_value(s, (u,), kind, s.def_bonus)
-        units = s.groups[g]
-        if group_value(s, units, kind, s.atk_bonus) <= tv + margin:
+        tv = group_value(s, (u,), kind, b.defense_bonus)
+        units = b.groups[g]
+        if group_value(s, units, kind, b.attack_bonus) <= tv + margin:
             continue
-        members = [Member(rating(s, x, kind) + s.atk_bonus, worth(s, f, x)) for x in units]
+        members = [Member(rating(s, x, kind) + b.attack_bonus, worth(s, f, x)) for x in units]
         gain = worth(s, f, u) - casualty_loss(members, tv) - dealt[g] * W_DAMAGE
         if gain > best_gain:
             best, best_gain = a, gain
@@ -143,12 +147,13 @@ def battles_score(s: GameState, q: int, boost: Boost) -> float:
     score = 0.0
     attacker = s.player
     hero, extra = boost.hero, boost.extra
-    for g in range(s.battle_next, len(s.groups)):
-        units = s.groups[g]
+    b = read.battle(s)
+    for g in range(b.next_battle, len(b.groups)):
+        units = b.groups[g]
         defending = defenders(s, g)
         if not units or not defending:
             continue
-        kind = s.gkind[g]
+        kind = b.kinds[g]
         av = group_value(s, units, kind, boost.atk_bonus) + (extra[kind] if hero in units else 0)
         aw = 0.0
         for u in units:
@@ -216,15 +221,17 @@ def _trick_gain(s: GameState, card: int, judge: Judge) -> float | None:
     effect = t.type_effect[card]
     if effect is None:
         return None
+    atk, dfn = read.battle_bonuses(s)
     if effect.attack_bonus:
-        boost = Boost(s.atk_bonus + SURPRISE_BONUS, s.def_bonus)
+        boost = Boost(atk + SURPRISE_BONUS, dfn)
         return _answered(s, q, boost, judge) - judge.base
     if effect.defense_bonus:
-        return _answered(s, q, Boost(s.atk_bonus, s.def_bonus + TRAP_BONUS), judge) - judge.base
+        return _answered(s, q, Boost(atk, dfn + TRAP_BONUS), judge) - judge.base
     if effect.extra_attacks:
         if judge.style.extra_attack_plan:
             return _extra_attack_gain(s, s.ctx.space.trick_id[card], judge.style)
-        free = [u for u in s.active[s.player] if t.can_attack[u] and not s.busy[u]]
+        busy = read.busy(s)
+        free = [u for u in read.active(s, s.player) if t.can_attack[u] and not busy[u]]
         return EXTRA_ATTACK_DAMAGE_SHARE * sum(damage(s, u) for u in free)
     return None
 
@@ -234,18 +241,15 @@ def _psion_gain(s: GameState, f: CardFacts, card: int, hero_type: int, judge: Ju
     t = s.ctx.tables
     q = s.to_move
     card_i = f.first_of_type[card]
-    hero = next(
-        u
-        for z in (s.active[q], s.inactive[q])
-        for u in z
-        if t.type_of[u] == hero_type and s.busy[u]
-    )
+    busy = read.busy(s)
+    hero = next(u for z in read.zones(s, q) for u in z if t.type_of[u] == hero_type and busy[u])
     extra = (t.ground[card_i], t.space[card_i])
-    boost = Boost(s.atk_bonus, s.def_bonus, hero, extra)
+    b = read.battle(s)
+    boost = Boost(b.attack_bonus, b.defense_bonus, hero, extra)
     gain = _answered(s, q, boost, judge) - judge.base
     if t.damage[card_i] and q == s.player:  # ESP: counts only if the group deals damage
-        for g, units in enumerate(s.groups):
-            if hero in units and not s.blocks[g] and s.targets[g] < 0:
+        for g, units in enumerate(b.groups):
+            if hero in units and not b.blocks[g] and b.targets[g] < 0:
                 gain += t.damage[card_i] * W_DAMAGE
     return gain
 
@@ -260,7 +264,7 @@ def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     space = s.ctx.space
     dec = space.decoded
     q = s.to_move
-    base = battles_score(s, q, Boost(s.atk_bonus, s.def_bonus))
+    base = battles_score(s, q, Boost(*read.battle_bonuses(s)))
     weight = style.answer_weight if q == s.player else style.defender_answer_weight
     answer = min(1.0, weight * chance_to_hold(s, 1 - q, counter_ability(s, q)))
     judge = Judge(base, answer, style)
@@ -299,14 +303,15 @@ def casualty(s: GameState, legal: Sequence[int]) -> int:  # noqa: ARG001 (the st
     """Pick the most costly set of the winner's units the budget allows (R19), best first."""
     t = s.ctx.tables
     f = card_facts(s.ctx)
-    assert s.cas is not None
-    g, side, budget, kind = s.cas
-    bonus = s.atk_bonus if side == 0 else s.def_bonus
+    cas = read.casualty(s)
+    assert cas is not None
+    g, side, budget, kind = cas
+    bonus = read.battle_bonuses(s)[side]  # the winning side's (0: the attacker's)
     items = [
         CasualtyOption(rating(s, u, kind) + bonus, worth(s, f, u), u)
         for u in casualty_candidates(s)
     ]
-    winners = s.groups[g] if side == 0 else (s.blocks[g] or (s.targets[g],))
+    winners = read.battle(s).groups[g] if side == 0 else defenders(s, g)
     most = len(winners) - 1  # the winning group keeps one unit
     # Knapsack over the eligible units: best[b] = the costliest set within rating budget b.
     best: list[Casualties] = [Casualties(0.0, ())] * (budget + 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from rebelspace.engine import TRICK_ABILITIES, GameState
+from rebelspace.engine import TRICK_ABILITIES, GameState, read
 
 from ..evaluate import DRAWS_PER_TURN, HAND_DAMAGE, Board, board, race_score, threat
 
@@ -55,10 +55,10 @@ SIZE = len(NAMES)
 
 def _player(state: GameState, p: int, mine: Board, theirs: Board) -> list[float]:
     t = state.ctx.tables
-    deck = len(state.deck[p])
-    hand = state.hand[p]
-    active, inactive = state.active[p], state.inactive[p]
-    is_hero, extra_draw, att = t.is_hero, t.extra_draw, state.att
+    deck = read.deck_size(state, p)
+    hand = read.hand(state, p)
+    active, inactive = read.active(state, p), read.inactive(state, p)
+    is_hero, extra_draw, att = t.is_hero, t.extra_draw, read.attachments(state)
     is_unit, cost, is_psion, ability = t.is_unit, t.cost, t.is_psion, t.ability
     heroes = attachments = extra = 0
     for zone in (active, inactive):
@@ -77,7 +77,7 @@ def _player(state: GameState, p: int, mine: Board, theirs: Board) -> list[float]
         elif ability[c]:
             actions += 1
         hand_cost += cost[c]
-    their_threat = threat(theirs, mine) + HAND_DAMAGE * len(state.hand[1 - p])
+    their_threat = threat(theirs, mine) + HAND_DAMAGE * read.hand_size(state, 1 - p)
     my_threat = threat(mine, theirs) + HAND_DAMAGE * len(hand)
     return [
         deck / 10,
@@ -120,7 +120,7 @@ def features(state: GameState, player: int) -> list[float]:
     unit_score = (a[13] - b[13]) * 10
     side = 1.0 if player == 0 else -1.0
     moving = 1.0 if state.to_move == player else -1.0 if state.to_move == opp else 0.0
-    decks = len(state.deck[player]), len(state.deck[opp])
+    decks = read.deck_size(state, player), read.deck_size(state, opp)
     share = (decks[0] - decks[1]) / (decks[0] + decks[1] + 1)
     return [
         *diff,
