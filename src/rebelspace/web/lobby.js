@@ -2,6 +2,7 @@
 // watch, resume a recent game; links to the cards, the rules and all recent games.
 
 import { rememberSeat, request, storedGames } from "./api.js";
+import { artCreditEl } from "./cards.js";
 import { h } from "./dom.js";
 import { loadRecentGames, pageLink, pageLinks } from "./games.js";
 
@@ -172,6 +173,7 @@ export function renderLobby(root, { go, showError }) {
         ),
       ),
       h("section", { class: "panel" }, h("h2", {}, "Your recent games"), recent, pageLink(go, "/games", "All your recent games", { id: "all-games" })),
+      artCreditEl(),
     ),
   );
   loadRecentGames(recent, go, 5);
