@@ -129,7 +129,9 @@ def build_up(seed: int) -> tuple[list[tuple[int, int]], GameState] | None:
             if groups >= BUSY_GROUPS:
                 return plies, game
             new = [a for a in legal if a.text.startswith("new ")]
-            if groups or (busy and len(view.you.hand) >= BUSY_HAND and len(new) >= BUSY_GROUPS):
+            if groups or (
+                busy and len(view.you.hand or ()) >= BUSY_HAND and len(new) >= BUSY_GROUPS
+            ):
                 if not new:
                     return None
                 pick = new[0]
