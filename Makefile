@@ -26,7 +26,7 @@ STAMP_SERVER := $(VENV)/.stamp-server
 STAMP_ALL := $(VENV)/.stamp-all
 ALL_EXTRAS := dev,server,lab,rl,ray,bench
 
-.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core postgresql serve constraints fast pure
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core js-deps postgresql serve constraints fast pure
 
 # The full development environment (what `make test` uses).
 venv: $(STAMP_ALL)
@@ -86,7 +86,7 @@ pure:
 # the same typed errors on both builds). The compiled build stays in place afterwards.
 # Installs every extra, and Debian's chromium for the browser tests (apt-get, so root on
 # Debian; see chromium below).
-test: $(STAMP_ALL) chromium axe-core postgresql
+test: $(STAMP_ALL) chromium js-deps postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	$(MAKE) pure
@@ -104,12 +104,17 @@ chromium:
 postgresql:
 	test -x /usr/lib/postgresql/15/bin/initdb || (apt-get update && apt-get install -y postgresql)
 
-# axe-core for the accessibility tests (tests/web/axe.py), at the version pinned in
-# tests/web/js/package-lock.json. Fetched only when missing.
-axe-core:
-	test -f tests/web/js/node_modules/axe-core/axe.min.js || (cd tests/web/js && npm ci --no-audit --no-fund)
+# The npm packages pinned in tests/web/js/package-lock.json: axe-core for the accessibility
+# tests (tests/web/axe.py) and the game-icons.net set that buildtools/card_art.py draws the
+# cards' art from (tests/test_card_art.py checks the shipped card-art.json against it). Build
+# and test inputs only: the package ships card-art.json and needs no npm. Fetched when either
+# is missing (a checkout from before the icon set was pinned has axe-core only).
+JS_DEPS := tests/web/js/node_modules/axe-core/axe.min.js tests/web/js/node_modules/@iconify-json/game-icons/icons.json
+js-deps:
+	for f in $(JS_DEPS); do test -f $$f || { cd tests/web/js && npm ci --no-audit --no-fund; break; }; done
+axe-core: js-deps
 
-test-quick: $(STAMP_ALL) chromium axe-core postgresql
+test-quick: $(STAMP_ALL) chromium js-deps postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"

@@ -450,6 +450,7 @@ def test_the_wheel_holds_the_package_data_and_needs_only_rich(bare: BareVenv) ->
             "rebelspace/data/rules.md",
             "rebelspace/web/index.html",
             "rebelspace/web/favicon.svg",  # the page's icon, served by the server itself
+            "rebelspace/web/card-art.json",  # the cards' art, so the server needs no npm
             "rebelspace/extras.py",
             "rebelspace/agents/value/weights.json",  # the expert level's learnt evaluation
             "rebelspace/agents/distilled/weights.json",  # the distilled policy

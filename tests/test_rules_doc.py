@@ -238,7 +238,8 @@ def test_rules_html_escapes_text_and_renders_tables_lists_and_links() -> None:
     assert "<li><strong>Not a ruling.</strong> two</li>" in out  # only rulings get an anchor
     assert "<li>R2 plain three</li>" in out
     assert out.count(" id=") == 2  # the heading and R1
-    assert '<div class="table-wrap"><table>' in out and "</table></div>" in out
+    assert '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>' in out
+    assert "</table></div>" in out
     assert '<th style="text-align:right">Copies</th>' in out
     assert "<td>&lt;i&gt;Soldier&lt;/i&gt;</td>" in out
     assert "<b>" not in out and "<i>" not in out and "<script>" not in out

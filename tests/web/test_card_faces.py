@@ -129,3 +129,43 @@ def test_the_gallery_is_written_for_players(server: ServerProcess, browser: Any)
     for developer in ("(R", "src/", "printed “", ".py", ".toml"):
         assert developer not in text, developer
     assert errors == []
+
+
+ART = r"""async () => {
+  const cards = await import('/cards.js');
+  await cards.loadCatalogue();
+  const faces = [...document.querySelectorAll('.gallery-card')].map((li) => {
+    const art = li.querySelector('.gallery-face .card-art');
+    const svg = art && art.querySelector('svg');
+    const box = svg ? svg.getBoundingClientRect() : {width: 0, height: 0};
+    return {name: li.dataset.name, icon: art ? art.dataset.icon : null,
+      paths: svg ? svg.querySelectorAll('path').length : 0, width: box.width, height: box.height};
+  });
+  const newCard = cards.artName({name: 'A card not in the table', kind: 'space'});
+  const credit = document.querySelector('.art-credit');
+  return {faces, newCard, credit: credit ? credit.textContent : '',
+    links: credit ? [...credit.querySelectorAll('a')].map((a) => a.href) : []};
+}"""
+
+
+def test_every_card_face_has_its_art_and_the_page_credits_the_icon_set(
+    server: ServerProcess, browser: Any
+) -> None:
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/cards", errors)
+    page.wait_for_selector(".gallery-card .card-art")
+    art = api(server, "GET", "/card-art.json")
+    found = page.evaluate(ART)
+    assert len(found["faces"]) == len(api(server, "GET", "/api/cards")["cards"])
+    for face in found["faces"]:
+        # Each card's own icon from the table (buildtools/card_art.toml), drawn, not empty.
+        assert face["icon"] == art["cards"][face["name"]], face
+        assert face["paths"] >= 1 and face["width"] >= 30 and face["height"] >= 30, face
+    # A card added to cards.toml without an icon gets its type's.
+    assert found["newCard"] == art["types"]["space"]
+    # CC BY 3.0: the work, its authors and the licence, with links.
+    assert "game-icons.net" in found["credit"] and "Lorc" in found["credit"]
+    assert "CC BY 3.0" in found["credit"]
+    assert "https://game-icons.net/" in found["links"]
+    assert "https://creativecommons.org/licenses/by/3.0/" in found["links"]
+    assert errors == []

@@ -26,7 +26,7 @@ from rebelspace.engine import CardDB, RulesOptions
 
 from .arena import GameResult, run_tasks, tasks
 from .schedule import unit_of
-from .stats import bradley_terry_elo, deal_counts
+from .stats import bradley_terry_elo, deal_counts, wilson
 
 #: The levels a player can choose, weakest first, and the agents that play them.
 LEVELS: dict[str, str] = {
@@ -301,7 +301,55 @@ def level_ratings(data: dict[str, Any] | None = None) -> dict[str, Any]:
             for r in table["ratings"]
             if shown and r["level"] not in EXPERIMENTAL_LEVELS
         ],
+        "records": level_records(table),
         "games_per_pair": table["games_per_pair"],
         "seed": table["seed"],
         "experimental": experimental,
     }
+
+
+def _record(table: dict[str, Any], level: str, other: str) -> dict[str, Any] | None:
+    """``level``'s games against ``other`` in the table's pairs, with a 95% Wilson interval of
+    its win rate, or None when they did not meet."""
+    for pair in table.get("pairs", []):
+        if {pair["a"], pair["b"]} == {level, other} and level != other:
+            games = int(pair["games"])
+            wins = int(pair["a_wins"]) if pair["a"] == level else games - int(pair["a_wins"])
+            low, high = wilson(wins, games)
+            return {
+                "level": other,
+                "agent": LEVELS.get(other, other),
+                "games": games,
+                "wins": wins,
+                "ci95": [round(low, 3), round(high, 3)],
+            }
+    return None
+
+
+def level_records(table: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the lobby says of each level's strength, read from the published table (so it
+    cannot drift from it): its games against the anchor level (the heuristic; the anchor's own
+    against the weakest level), and an experimental level's also against normal, the level it
+    is not shown to beat. Shown whatever the table's size, as counts with their intervals
+    (win rates over games: a deal's two games share their cards, so they are not quite
+    independent and the interval is a rough one), unlike the Elo ratings (``SHOWN_DEALS``)."""
+    anchor = table.get("anchor", {}).get("level", "heuristic")
+    weakest = next(iter(LEVELS))
+    records = []
+    for r in table["ratings"]:
+        level = r["level"]
+        experimental = level in EXPERIMENTAL_LEVELS
+        others = [weakest if level == anchor else anchor]
+        if experimental:
+            others.append("normal")
+        against = [rec for rec in (_record(table, level, o) for o in others) if rec is not None]
+        if against:
+            records.append(
+                {
+                    "level": level,
+                    "agent": r["agent"],
+                    "experimental": experimental,
+                    "against": against,
+                }
+            )
+    return records

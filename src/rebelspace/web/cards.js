@@ -6,10 +6,58 @@ import { abilityLines, shortAbility } from "./words.js";
 
 const catalogue = new Map();
 
+// The cards' art (card-art.json, written by buildtools/card_art.py from the game-icons.net set):
+// card name -> icon, card kind -> icon for a card the table does not name yet, icon -> SVG body.
+const art = { set: null, size: [512, 512], cards: {}, types: {}, icons: {} };
+
 export async function loadCatalogue() {
   if (catalogue.size) return;
-  const data = await request("GET", "/api/cards");
+  const [data] = await Promise.all([request("GET", "/api/cards"), loadArt()]);
   for (const card of data.cards || data) catalogue.set(card.name, card);
+}
+
+async function loadArt() {
+  // Without its art a card still reads and plays: a missing file costs only the pictures.
+  try {
+    const answer = await fetch("/card-art.json");
+    if (answer.ok) Object.assign(art, await answer.json());
+  } catch {
+    /* the faces are drawn without art */
+  }
+}
+
+/** The icon a card's face shows: its own from the table, else its type's (a card added to
+ * cards.toml without an icon), else the unknown card's. */
+export function artName(card) {
+  return art.cards[card.name] || art.types[card.kind] || art.types.unknown || null;
+}
+
+/** The art's credit as a paragraph (CC BY 3.0: the work, its authors, the licence), or null. */
+export function artCreditEl() {
+  const set = art.set;
+  if (!set) return null;
+  return h(
+    "p",
+    { class: "art-credit" },
+    "Card art: icons from ",
+    h("a", { href: set.url, rel: "noopener" }, set.name),
+    ` by ${set.authors}, used under `,
+    h("a", { href: set.license_url, rel: "noopener license" }, set.license),
+    ".",
+  );
+}
+
+function artEl(card) {
+  const name = artName(card);
+  const body = name ? art.icons[name] : null;
+  if (!body) return null;
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${art.size[0]} ${art.size[1]}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  // The body is the package's own file (no user text): paths filled with currentColor.
+  svg.innerHTML = body;
+  return h("div", { class: "card-art", "data-icon": name }, svg);
 }
 
 export function cardInfo(name) {
@@ -99,6 +147,7 @@ export function cardEl(name, { small = false, classes = [], data = {}, badge = n
         : null,
       h("span", { class: ["card-name", nameFit(name)] }, name, copyMark && unit && unit.copy ? h("span", { class: "card-copy", title: "Which copy of this hero" }, ` #${unit.copy}`) : null),
     ),
+    artEl(card),
     h("div", { class: "card-type" }, typeLabel(card)),
     hasStats
       ? h(

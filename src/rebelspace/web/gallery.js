@@ -3,7 +3,7 @@
 
 import { request } from "./api.js";
 import { h } from "./dom.js";
-import { cardEl, typeLabel } from "./cards.js";
+import { artCreditEl, cardEl, typeLabel } from "./cards.js";
 import { pageLinks } from "./games.js";
 import { abilityLines } from "./words.js";
 
@@ -91,6 +91,7 @@ export async function renderGallery(root, { go }) {
       pageLinks(go, "cards"),
       h("div", { class: "gallery-filters" }, h("label", {}, "Side ", side), h("label", {}, "Type ", kind), h("label", {}, "Search ", search), count),
       list,
+      artCreditEl(),
     ),
   );
   update();

@@ -2,6 +2,7 @@
 // watch, resume a recent game; links to the cards, the rules and all recent games.
 
 import { rememberSeat, request, storedGames } from "./api.js";
+import { artCreditEl } from "./cards.js";
 import { h } from "./dom.js";
 import { loadRecentGames, pageLink, pageLinks } from "./games.js";
 
@@ -25,9 +26,28 @@ const CLOCKS = [
   { value: "1800+20", label: "30 min + 20 s a decision" },
 ];
 
+// The lobby's name of each level of the published ladder (the OPPONENTS labels' first word).
+const LEVEL_NAMES = { random: "Beginner", heuristic: "Quick", easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** A level's measured strength in words, from the server's published ladder (GET /api/levels
+ * `records`: games against the anchor level, and an experimental level's against Normal). */
+export function strengthWords(record, gamesPerPair) {
+  const name = LEVEL_NAMES[record.level] || record.level;
+  const parts = record.against.map(
+    (a) => `${a.wins} of ${a.games} games against ${LEVEL_NAMES[a.level] || a.level} (95% interval ${pct(a.ci95[0])}–${pct(a.ci95[1])})`,
+  );
+  const ladder = `in the ladder published with this version (${gamesPerPair} games a pair)`;
+  if (record.experimental) {
+    return `Experimental: ${name} won ${parts.join(", but ")} ${ladder}; not shown stronger than Normal.`;
+  }
+  return `${name} won ${parts.join(", ")} ${ladder}.`;
+}
+
 /** Add each level's published rating (`rebelspace ladder`, README "Computer opponents") to its
- * label once the server answers; without an answer the labels stay as they are. */
-async function showRatings(select) {
+ * label once the server answers, and say under the list how the chosen level did in the
+ * published ladder; without an answer the labels stay as they are and nothing is said. */
+async function showRatings(select, strength) {
   let answer;
   try {
     answer = await request("GET", "/api/levels");
@@ -39,6 +59,13 @@ async function showRatings(select) {
     const rated = byAgent.get(option.value);
     if (rated) option.textContent = `${option.textContent} · Elo ${Math.round(rated.elo)}`;
   }
+  const records = new Map((answer.records || []).map((r) => [r.agent, r]));
+  const say = () => {
+    const record = records.get(select.value);
+    strength.textContent = record ? strengthWords(record, answer.games_per_pair) : "";
+  };
+  select.addEventListener("change", say);
+  say();
 }
 
 /** The create body's clock for a CLOCKS value ("600+5"), or null for none. */
@@ -86,7 +113,8 @@ export function renderLobby(root, { go, showError }) {
     h("option", { value: "random" }, "Random side"),
   );
   const opponent = h("select", { id: "opponent", "aria-label": "Computer level" }, OPPONENTS.map((o) => h("option", { value: o.value }, o.label)));
-  showRatings(opponent);
+  const strength = h("p", { id: "level-strength", class: "level-strength", "aria-live": "polite" });
+  showRatings(opponent, strength);
   const computerBody = () => {
     const [kind, level] = opponent.value.split(":");
     const body = { mode: "computer", side: side.value, opponent: kind };
@@ -127,6 +155,7 @@ export function renderLobby(root, { go, showError }) {
         h("h2", {}, "Play against the computer"),
         h("label", {}, "Your side ", side),
         h("label", {}, "Computer ", opponent),
+        strength,
         h("button", { type: "button", id: "new-computer", class: "primary", onclick: () => createGame(computerBody(), go, showError) }, "Start game"),
       ),
       h(
@@ -172,6 +201,7 @@ export function renderLobby(root, { go, showError }) {
         ),
       ),
       h("section", { class: "panel" }, h("h2", {}, "Your recent games"), recent, pageLink(go, "/games", "All your recent games", { id: "all-games" })),
+      artCreditEl(),
     ),
   );
   loadRecentGames(recent, go, 5);
