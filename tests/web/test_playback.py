@@ -74,7 +74,10 @@ REVEAL = """async () => {
     {type: 'hero_taken', player: 'imperial', card: 'Recruit', hero: 'Bounty Hunter',
      from_deck: true, seq: 3},
   ];
-  pb.take({plies: 2, events: [...start, ...more]}, 'rebel', true);
+  // The server's words for each event come with it (events.js): the playback shows them.
+  const { attachText } = await import('/events.js');
+  const log = ['Turn 1: Rebel', 'Rebel plays Rebel Spy', 'SEEN LINE', 'SEARCH LINE'];
+  pb.take({plies: 2, events: attachText([...start, ...more], log), view: {log}}, 'rebel', true);
   const read = () => ({type: pb.el.dataset.type,
     line: pb.el.querySelector('.pb-line').textContent,
     faces: [...pb.el.querySelectorAll('.pb-revealed .card:not(.back)')].map((c) =>
@@ -102,10 +105,10 @@ def test_revealed_cards_are_shown_face_up(server: ServerProcess, browser: Any) -
         ["Bounty Hunter", "Bounty Hunter"],
         ["Stormtroopers", "Stormtroopers"],
     ]
-    assert "revealed" in seen["first"]["line"]
+    assert seen["first"]["line"] == "SEEN LINE"  # the server's words, not the browser's
     # The opponent's search shows the hero it took, face up.
     assert seen["second"]["type"] == "hero_taken"
     assert seen["second"]["faces"] == [["Bounty Hunter", "Bounty Hunter"]]
-    assert "Bounty Hunter" in seen["second"]["line"]
+    assert seen["second"]["line"] == "SEARCH LINE"
     assert errors == []
     page.close()
