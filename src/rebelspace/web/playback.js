@@ -222,6 +222,8 @@ export class Playback {
         { class: "pb-head" },
         h("span", { class: "pb-line" }, eventText(e)),
         h("span", { class: "pb-left" }, this.queue.length ? `${this.queue.length} more` : ""),
+        // Next: the following step now (a player reading faster than the pace); Skip: the end.
+        h("button", { type: "button", class: "pb-skip", id: "playback-next", onclick: () => this.next() }, "Next"),
         h("button", { type: "button", class: "pb-skip", id: "playback-skip", onclick: () => this.skip() }, "Skip"),
       ),
       stepCards(e) || "",
