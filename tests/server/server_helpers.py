@@ -166,6 +166,7 @@ def check_state_message(
         "rematch",
         "rules",
         "forecast",
+        "steps",
     }
     assert set(msg) <= allowed
     # The game's own rules options, and each battle group's forecast from the seat's view.
@@ -175,6 +176,25 @@ def check_state_message(
     groups = (msg["view"]["battle"] or {}).get("groups", [])
     for g in groups:
         assert (g["defense_value"] is None) == (not g["blockers"] and g["target"] is None)
+    check_steps(msg, games)
+
+
+def check_steps(msg: dict[str, Any], games: list[GameState]) -> None:
+    """The playback's steps (R5): each is the seat's own view after its ply, recomputed from
+    the game at that ply (log and legal actions left out), in ply order, each ending in the
+    events the message carries."""
+    seat = msg["seat"]
+    player = None if seat is None else SEATS.index(seat)
+    plies = [step["ply"] for step in msg["steps"]]
+    assert plies == sorted(set(plies)) and all(p <= msg["plies"] for p in plies)
+    for step in msg["steps"]:
+        game = games[step["ply"]]
+        expected = expected_view(game, seat)
+        expected.update(log=[], legal_actions=[])
+        assert step["view"] == expected
+        assert step["events_to"] == len(game.visible_events(player)) > msg["events_from"]
+        view = game.public_view() if seat is None else game.view(SEATS.index(seat))
+        assert step["forecast"] == battle_forecast(view, game.ctx.options.tie)
 
 
 class FakeTime:

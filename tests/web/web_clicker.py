@@ -9,6 +9,7 @@ while (to use those clicks), play what lights up, and let damage through.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ MY_MOVE_OR_OVER = """() => {
   return document.getElementById('winner') || (app && app.dataset.mine === 'yes'
     && !document.getElementById('take-seat'));
 }"""
+
+MY_MOVE_OR_PLAYBACK = f"() => ({MY_MOVE_OR_OVER})() || document.getElementById('prompt-skip')"
 
 
 # What a test failing to see its click answered reports of the page.
@@ -67,7 +70,16 @@ class Clicker:
         return message.inner_text() if message is not None else ""
 
     def wait_my_move(self, timeout: float = 30_000) -> None:
-        self.page.wait_for_function(MY_MOVE_OR_OVER, timeout=timeout)
+        """Wait for this page's decision; a playback of the opponent's moves on the table
+        (which holds the decision back) is skipped, as a player in a hurry would."""
+        for _ in range(200):
+            self.page.wait_for_function(MY_MOVE_OR_PLAYBACK, timeout=timeout)
+            skip = self._locate("#prompt-skip")
+            if skip is None:
+                return
+            # Playwright's errors: the playback ended first, the page redrew.
+            with contextlib.suppress(Exception):
+                skip.click(timeout=2_000)
 
     # ---- clicking -----------------------------------------------------------------------------
 

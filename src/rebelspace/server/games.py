@@ -32,6 +32,8 @@ from rebelspace.engine import (
 )
 from rebelspace.engine.cache import per_object
 from rebelspace.engine.cards import cards_from_data
+from rebelspace.engine.events import sees
+from rebelspace.engine.views import PlayerView
 
 from .store import StaleVersionError, Store, StoredGame, hash_token
 
@@ -43,6 +45,9 @@ MODES = ("computer", "hotseat", "online")
 REASONS = ("rules", "resign", "time", "abandoned")  # how a game ended (the state's ``result``)
 MAX_ACTION_TEXT = 200  # characters: the longest real action text is under 80
 CLAIM_AFTER = 60.0  # seconds an online opponent must be gone before the win may be claimed
+# Plies whose views after them are kept for the state message's ``steps`` (playback): a client
+# plays back at most 12 steps, so more would only grow the message.
+STEP_PLIES = 16
 
 
 class ServerError(Exception):
@@ -169,8 +174,15 @@ class Session:
         # belong to: a state's events are only appended to; an undo makes a new state.
         self._events_state: GameState | None = None
         self._events: dict[int | None, list[dict[str, Any]]] = {}
+        # Each seat's stream length (seats 0, 1, then None) after the start and after each ply.
+        self.stream_ends: list[tuple[int, int, int]] = [self._stream_lengths(self.state.events)]
+        # The views (seats 0, 1, then None) after the newest plies applied in this process
+        # (``steps``); none for the plies replayed when loading: nobody plays those back.
+        self.views_after: dict[int, tuple[PlayerView, PlayerView, PlayerView]] = {}
+        self.live = False
         for action, seat in stored.actions:
             self._apply(action, seat)
+        self.live = True
         # How the game ended when not by its rules (the engine knows those): (winner, reason).
         self.ended: tuple[int | None, str] | None = None
         if stored.reason is not None:
@@ -211,7 +223,20 @@ class Session:
         assert self.state.history is not None and self.state.events is not None
         self.seats.append(seat)
         self.revealed.append(reveals(events))
+        added, last = self._stream_lengths(events), self.stream_ends[-1]
+        self.stream_ends.append((last[0] + added[0], last[1] + added[1], last[2] + added[2]))
+        if self.live:
+            s = self.state
+            self.views_after[self.plies] = (s.view(0), s.view(1), s.public_view())
+            self.views_after.pop(self.plies - STEP_PLIES, None)
         return self.state.history[-1]
+
+    @staticmethod
+    def _stream_lengths(events: Any) -> tuple[int, int, int]:
+        """How many of ``events`` each stream (seats 0, 1, then a spectator's) holds (R5)."""
+        items = list(events or ())
+        rebel, imperial, public = (sum(1 for e in items if sees(p, e)) for p in (0, 1, None))
+        return rebel, imperial, public
 
     @property
     def over(self) -> bool:
@@ -235,6 +260,7 @@ class Session:
         """Replay from the start (undo, or a failed write): connections and tokens are kept."""
         fresh = Session(StoredGame(self.row, actions, self.version, None))
         self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
+        self.stream_ends, self.views_after = fresh.stream_ends, {}
         self.undo = None
 
     def stamp(self) -> tuple[int, bool, bool]:

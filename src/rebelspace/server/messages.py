@@ -63,6 +63,8 @@ def state_text(session: Session, seat: int | None, since: Since | None = None) -
         # words its prompts with these, never with numbers of its own.
         "rules": rules_json(state.ctx.options),
         "forecast": battle_forecast(view, state.ctx.options.tie),
+        # The seat's views after each of the newest plies: the table's playback (web).
+        "steps": steps_json(session, seat, start),
     }
     if seat is not None:
         wait = session.claim_in_ms(seat)
@@ -79,6 +81,26 @@ def state_text(session: Session, seat: int | None, since: Since | None = None) -
     ):
         msg["invite"] = invite_path(session.id, session.row.invite)
     return json.dumps(msg, default=json_fields, separators=(",", ":"))
+
+
+def steps_json(session: Session, seat: int | None, start: int) -> list[dict[str, Any]]:
+    """The playback's frames for a seat's events from ``start``: for each kept ply that
+    added events to the seat's stream, the seat's own view after that ply (R5: the
+    engine's per-player view, never more) and its forecast; ``events_to``: the stream's
+    length after the ply, so event ``seq`` belongs to the first step with a larger one."""
+    column = 2 if seat is None else seat
+    tie = session.state.ctx.options.tie
+    out = []
+    for ply in sorted(session.views_after):
+        if ply > session.plies:
+            continue
+        end, before = session.stream_ends[ply][column], session.stream_ends[ply - 1][column]
+        if end <= max(start, before):
+            continue
+        view = replace(session.views_after[ply][column], log=(), legal_actions=())
+        forecast = battle_forecast(view, tie)
+        out.append({"ply": ply, "events_to": end, "view": view, "forecast": forecast})
+    return out
 
 
 def clock_json(session: Session) -> dict[str, Any] | None:

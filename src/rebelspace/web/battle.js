@@ -4,10 +4,9 @@
 
 import { cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
+import { eventText } from "./events.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
-const otherSide = (side) => (side === "rebel" ? "imperial" : "rebel");
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Battle values of a group, as the view gives them (R13 with the R30 bonuses). */
 export function groupValues(group) {
@@ -83,52 +82,6 @@ function resolvedEvent(events, number) {
   if (!phases.length) return null;
   const found = phases[phases.length - 1].events.filter((e) => e.type === "battle_resolved" && e.group === number);
   return found.length ? found[found.length - 1] : null;
-}
-
-function battleResultText(e) {
-  const attacker = cap(e.player);
-  const defender = cap(otherSide(e.player));
-  if (e.result === "attacker won") return `${attacker} wins, ${e.defenders.join(", ")} destroyed`;
-  if (e.result === "defender won") return `${defender} wins, ${e.attackers.join(", ")} destroyed`;
-  return "a tie, both sides destroyed";
-}
-
-/** One attack event in plain words, from its fields. */
-export function eventLine(e) {
-  const who = cap(e.player);
-  const them = e.player ? cap(otherSide(e.player)) : "";
-  switch (e.type) {
-    case "attacked":
-      return `${who} attacks with ${e.kind} group ${e.group}: ${e.units.join(", ")} (value ${e.value})`;
-    case "ion_cannon_fired":
-      return `${who}'s ${e.cannon} destroys ${e.ship} in group ${e.group}`;
-    case "blocked":
-      return `${who} blocks group ${e.group} with ${e.card}`;
-    case "targeted":
-      return `${who}'s group ${e.group} targets ${them}'s ${e.inactive ? "inactive " : ""}${e.card}`;
-    case "trick_played":
-      return `${who} plays ${e.card}`;
-    case "psion_played":
-      return `${who} plays ${e.card} on ${e.hero}`;
-    case "got_through": {
-      let shields = "";
-      if (e.stopped > 0) shields = ` (Defense Shields stop ${e.stopped} damage from Ships)`;
-      else if (e.shields) shields = " (Defense Shields stop the Ships' damage)";
-      return `Group ${e.group} gets through: ${e.damage} damage to ${them}'s deck${shields}`;
-    }
-    case "battle_resolved": {
-      const against = e.blocked ? `blocked by ${e.defenders.join(", ")}` : `against the target ${e.defenders.join(", ")}`;
-      return `Group ${e.group} (${e.attackers.join(", ")}: ${e.kind} ${e.attack_value}) ${against} (${e.kind} ${e.defense_value}) → ${battleResultText(e)}`;
-    }
-    case "casualty_picked":
-      return `${who} picks ${e.card} (${e.rating}) as a casualty`;
-    case "damage_dealt":
-      return `${who}'s deck loses ${plural(e.cards.length, "card")}: ${e.cards.join(", ") || "none"} (${e.left} left)`;
-    case "extra_attack_phase":
-      return `${who} gets an extra attack phase`;
-    default:
-      return e.type;
-  }
 }
 
 const HIT_EVENTS = new Set(["ion_cannon_fired", "battle_resolved", "casualty_picked", "damage_dealt"]);
@@ -344,7 +297,7 @@ export function renderLastAttack(msg) {
     h(
       "ul",
       { class: "battle-lines" },
-      last.events.map((e) => h("li", { class: HIT_EVENTS.has(e.type) ? "hit" : "", "data-type": e.type, "data-seq": e.seq }, eventLine(e))),
+      last.events.map((e) => h("li", { class: HIT_EVENTS.has(e.type) ? "hit" : "", "data-type": e.type, "data-seq": e.seq }, eventText(e))),
     ),
   );
 }

@@ -9,7 +9,8 @@ import { h } from "./dom.js";
 import { clearError, showError } from "./errors.js";
 import { closeMenu, copy, openMenu, showPile } from "./menu.js";
 import { claimBox, gameBar } from "./online.js";
-import { Playback } from "./playback.js";
+import { attachText } from "./events.js";
+import { Playback, snapshot } from "./playback.js";
 import { renderTable } from "./table.js";
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -95,7 +96,7 @@ export class GameController {
     this.forcedTimer = null;
     this.focusedVersion = null; // the version whose decision got the focus (see render)
     this.shownVersion = null; // the version of the state drawn last
-    this.playback = new Playback(root, () => this.settings.playbackMs);
+    this.playback = new Playback(root, () => this.settings.playbackMs, () => this.rerender());
     this.hint = null; // {version, seat, state: "loading" | "ready" | "error", data, message}
     this.ui = this.makeUi();
   }
@@ -174,6 +175,7 @@ export class GameController {
     const old = this.messages.get(key);
     if (old && msg.version < old.version) return;
     this.messages.set(key, msg);
+    attachText(msg.events, msg.view.log); // the server's words for each event (events.js)
     // Only the seat on screen plays back (hot-seat: never, both players watch this screen).
     if (!old || msg.version > old.version) {
       const shown = this.pickSeatKey();
@@ -208,21 +210,25 @@ export class GameController {
     if (this.closed) return;
     const seat = this.pickSeat();
     this.shown = seat;
-    const msg = this.messages.get(seat);
-    if (!msg) return;
+    const live = this.messages.get(seat);
+    if (!live) return;
+    // While the opponent's moves play back, the table shows the step's state (playback.js),
+    // with no decision on it; the newest message stays the one actions are sent from.
+    const frame = this.playback.shown(live);
+    const msg = frame || live;
     // One render per distinct thing to show: the same state reaches us twice after our own
     // action (the WebSocket push and the REST answer), and in hot-seat the other seat's pushes
     // change nothing on screen. Redrawing would replace the nodes under a player's click.
-    const drawn = JSON.stringify([seat, this.handoff, this.selectedGroup, this.connection, msg]);
+    const drawn = JSON.stringify([seat, this.handoff, this.selectedGroup, this.connection, frame ? frame.playback : null, live]);
     if (drawn === this.rendered) return;
     this.rendered = drawn;
     if (this.handoff) return this.renderHandoff(msg);
     // An online game waits for the second player before anyone acts.
     const friend = msg.seats && msg.seat ? msg.seats[other(msg.seat)] : null;
     this.ui.waitingFriend = msg.mode === "online" && !!friend && !friend.taken;
-    const actions = this.ui.waitingFriend ? [] : msg.legal || [];
+    const actions = this.ui.waitingFriend || frame ? [] : msg.legal || [];
     this.actions = actions;
-    this.msg = msg;
+    this.msg = live;
     const selectable = this.selectableGroups();
     if (this.selectedGroup !== null && !selectable.has(this.selectedGroup)) this.selectedGroup = null;
     this.ui.selectableGroups = selectable;
@@ -232,11 +238,16 @@ export class GameController {
     const focusAt = hadFocus ? focusSelector(this.root, active) : null;
     const sameState = this.shownVersion === msg.version;
     this.shownVersion = msg.version;
+    const before = frame ? snapshot(this.root) : null;
     renderTable(this.root, msg, actions, this.memory, this.ui);
+    // For tests and styling: the event being played back and the ply whose state is shown.
+    if (frame) Object.assign(this.root.dataset, { playbackSeq: String(frame.playback.seq), playbackPly: String(frame.playback.ply) });
+    else for (const k of ["playbackSeq", "playbackPly"]) delete this.root.dataset[k];
     this.highlightHint();
     // Every draw: the new nodes start unscrolled, whatever the old ones showed.
     revealChoices(this.root);
     this.playback.highlight();
+    if (frame) this.playback.animate(before);
     document.title = msg.over ? "Rebel Space: game over" : actions.length ? "Rebel Space: your move" : "Rebel Space";
     this.placeFocus(msg, actions, focusAt, hadFocus, sameState);
     this.armForced(msg, actions);
@@ -364,6 +375,7 @@ export class GameController {
         this.rerender();
       },
       playbackEl: () => this.playback.el,
+      skipPlayback: () => this.playback.skip(),
       toggleSide: () => {
         this.sideOpen = !this.sideOpen;
         ui.sideOpen = this.sideOpen;

@@ -1,12 +1,14 @@
-// The opponent's moves played back from the state message's events, one step at a time at the
-// player's pace (Settings, with Skip): the card that moved is highlighted on the table, battles
-// show their values and result, damage shows the cards going to the discard pile, and cards
-// revealed (Spies, searches) are shown face up. The table under it is already the newest
-// state, so a click on the current decision is never held back by a playback.
+// The opponent's moves played back on the table itself, one step at a time at the player's
+// pace (Settings, with Skip): while a step plays, the table shows the game as it stood right
+// after that move (the server's own view for this seat after the ply, `steps` in the state
+// message: R5 is decided by the engine, never here), the card that moved slides in from where
+// it came, a group forms, an attack and a block flash, damage cards go to the discard pile and
+// a casualty is struck out. The player's decision comes when the playback ends (or at Skip).
+// When the game is over, the playback jumps to the end.
 
-import { eventLine } from "./battle.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
+import { eventText } from "./events.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 const otherSide = (side) => (side === "rebel" ? "imperial" : "rebel");
@@ -93,43 +95,6 @@ function movedCards(e) {
   }
 }
 
-/** One step in words (events of an attack in battle.js's words). */
-export function stepLine(e) {
-  const who = cap(e.player);
-  switch (e.type) {
-    case "turn_started":
-      return `${who}'s turn ${e.turn}`;
-    case "drew":
-      return `${who} draws ${e.n} card${e.n === 1 ? "" : "s"}`;
-    case "no_attack":
-      return `${who} does not attack`;
-    case "group_formed":
-      return `${who} starts ${e.kind} group ${e.group} with ${e.card}`;
-    case "unit_added":
-      return `${who} adds ${e.card} to group ${e.group}`;
-    case "deployed":
-      return `${who} deploys ${e.card}`;
-    case "attached":
-      return `${who} attaches ${e.card} to ${e.hero}`;
-    case "spies_played":
-      return `${who} plays ${e.card} and looks at ${cap(otherSide(e.player))}'s hand`;
-    case "cards_seen":
-      return `${cap(e.owner)}'s hand, revealed by Spies`;
-    case "control_taken":
-      return `${who}'s ${e.card} takes control of ${e.hero}`;
-    case "sabotaged":
-      return `${who}'s ${e.card} destroys ${e.unit}`;
-    case "hero_taken":
-      return `${who}'s ${e.card} takes ${e.hero} from the ${e.from_deck ? "deck" : "discard pile"} into the hand (shown to both players)`;
-    case "hand_limit_discard":
-      return `${who} discards ${e.card} (hand limit)`;
-    case "game_over":
-      return `Game over: ${cap(e.winner)} wins`;
-    default:
-      return eventLine(e);
-  }
-}
-
 /** The cards a step shows face up in the panel. */
 function stepCards(e) {
   const face = (name, extra = []) => cardEl(name, { small: true, classes: ["face-up", ...extra] });
@@ -160,11 +125,45 @@ function stepCards(e) {
   }
 }
 
+/** Events whose card leaves its player's hand for the table. */
+const FROM_HAND = new Set(["deployed", "attached", "trick_played", "psion_played", "spies_played", "control_taken", "sabotaged", "hand_limit_discard"]);
+
+/** Whether moves are animated: never for a player who asked for reduced motion. */
+const moving = () => !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+/** Where the cards of a table are on screen, by name (the first of each name), before a redraw. */
+export function snapshot(root) {
+  const cards = new Map();
+  for (const el of root.querySelectorAll(".table .player .card[data-name], .table #battle .card[data-name]")) {
+    if (!cards.has(el.dataset.name)) cards.set(el.dataset.name, el.getBoundingClientRect());
+  }
+  return cards;
+}
+
+/** A side's hand on the table: the player's own hand row, or the opponent's face-down cards. */
+function handBox(root, side) {
+  const mine = root.querySelector(`.table .player.me[data-player="${side}"]`);
+  const el = mine ? root.querySelector(".table .hand") : root.querySelector(`.table .player[data-player="${side}"] .opp-hand, .table .player[data-player="${side}"] header`);
+  return el ? el.getBoundingClientRect() : null;
+}
+
+/** Slide `el` from the box `from` to where it is now. */
+function slide(el, from, ms) {
+  const to = el.getBoundingClientRect();
+  if (!from || !to.width) return;
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+  el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(0.85)`, opacity: 0.5 }, { transform: "none", opacity: 1 }], { duration: ms, easing: "ease-out" });
+}
+
 export class Playback {
-  /** `root`: the page's table root (for the highlight); `paceMs()`: the step's duration. */
-  constructor(root, paceMs) {
+  /** `root`: the page's table root; `paceMs()`: the step's duration; `onStep()`: draw the
+   * table again (the step's state, or the newest once the playback ends). */
+  constructor(root, paceMs, onStep = () => {}) {
     this.root = root;
     this.paceMs = paceMs;
+    this.onStep = onStep;
     this.queue = [];
     this.current = null;
     this.timer = null;
@@ -176,8 +175,9 @@ export class Playback {
 
   /**
    * Take a state message for `seat`: queue its new events to play back (none the first time,
-   * none after an undo: the stream starts again). `enabled`: false in hot-seat games, where
-   * both players see every move made at this screen.
+   * none after an undo: the stream starts again), each with the step of `msg.steps` (the
+   * seat's view after the ply that caused it). `enabled`: false in hot-seat games, where both
+   * players see every move made at this screen. A game that is over jumps to its end.
    */
   take(msg, seat, enabled) {
     const events = msg.events || [];
@@ -186,13 +186,19 @@ export class Playback {
     const fresh = this.lastSeq === null || undone ? [] : events.filter((e) => e.seq > this.lastSeq);
     this.lastPlies = msg.plies;
     if (this.lastSeq === null || undone || top > this.lastSeq) this.lastSeq = top;
-    // After an undo the moves queued may be gone from the game.
-    if (undone) this.skip();
+    // After an undo the moves queued may be gone from the game; at the end, the end shows.
+    if (undone || msg.over) {
+      this.skip();
+      return;
+    }
     if (!enabled || this.paceMs() <= 0) return;
-    const steps = stepsFor(fresh, seat);
-    if (!steps.length) return;
+    const steps = (msg.steps || []).slice().sort((a, b) => a.events_to - b.events_to);
+    const frameOf = (e) => steps.find((s) => s.events_to > e.seq) || null;
+    const log = (msg.view && msg.view.log) || [];
+    const queued = stepsFor(fresh, seat).map((e) => ({ event: e, frame: frameOf(e), log: log.slice(0, e.seq + 1), events: events.slice(0, e.seq + 1) }));
+    if (!queued.length) return;
     // Never far behind the game: the oldest steps go when too many wait.
-    this.queue.push(...steps);
+    this.queue.push(...queued);
     if (this.queue.length > MAX_QUEUE) this.queue.splice(0, this.queue.length - MAX_QUEUE);
     if (!this.current) this.next();
   }
@@ -202,22 +208,27 @@ export class Playback {
     this.current = this.queue.shift() || null;
     if (!this.current) {
       this.idle();
+      this.onStep();
       this.highlight();
       return;
     }
-    const e = this.current;
+    const e = this.current.event;
     this.el.dataset.state = "playing";
     this.el.dataset.type = e.type;
+    this.el.dataset.seq = String(e.seq);
     this.el.replaceChildren(
       h(
         "div",
         { class: "pb-head" },
-        h("span", { class: "pb-line" }, stepLine(e)),
+        h("span", { class: "pb-line" }, eventText(e)),
         h("span", { class: "pb-left" }, this.queue.length ? `${this.queue.length} more` : ""),
+        // Next: the following step now (a player reading faster than the pace); Skip: the end.
+        h("button", { type: "button", class: "pb-skip", id: "playback-next", onclick: () => this.next() }, "Next"),
         h("button", { type: "button", class: "pb-skip", id: "playback-skip", onclick: () => this.skip() }, "Skip"),
       ),
       stepCards(e) || "",
     );
+    this.onStep();
     this.highlight();
     // Steps with cards to read take longer; a long queue (a whole turn) goes faster.
     const slow = ["battle_resolved", "damage_dealt", "cards_seen", "hero_taken"].includes(e.type) ? 2 : 1;
@@ -225,10 +236,23 @@ export class Playback {
     this.timer = setTimeout(() => this.next(), this.paceMs() * slow * behind);
   }
 
+  /**
+   * The message to draw while a step plays: the newest message with the step's view (the
+   * seat's own, after the step's ply), its forecast, the events and log up to the step's
+   * event (the "Last attack" summary stays in step), and no decision. Null: draw the newest.
+   */
+  shown(msg) {
+    const c = this.current;
+    if (!c || !c.frame) return null;
+    const view = { ...c.frame.view, log: c.log };
+    return { ...msg, view, legal: [], events: c.events, forecast: c.frame.forecast, undo: { pending_from: null, allowed: false }, claim: null, playback: { seq: c.event.seq, ply: c.frame.ply } };
+  }
+
   /** Nothing to play back: the panel says what it is for (a phone hides it). */
   idle() {
     this.el.dataset.state = "idle";
     delete this.el.dataset.type;
+    delete this.el.dataset.seq;
     this.el.replaceChildren(h("p", { class: "pb-idle" }, "The opponent's moves are played back here, one at a time (pace: Settings)."));
   }
 
@@ -238,15 +262,52 @@ export class Playback {
 
   skip() {
     this.queue = [];
-    this.next();
+    if (this.current) this.next();
   }
 
   /** Mark the cards the current step moved on the table (again after each redraw). */
   highlight() {
     for (const el of this.root.querySelectorAll(".card.moved")) el.classList.remove("moved");
     if (!this.current) return;
-    for (const name of movedCards(this.current)) {
+    for (const name of movedCards(this.current.event)) {
       for (const el of this.root.querySelectorAll(`.table .card[data-name="${CSS.escape(name)}"]:not(.face-up)`)) el.classList.add("moved");
+    }
+  }
+
+  /**
+   * Animate the current step on the table just drawn: `before` is where the cards were
+   * (snapshot) before the redraw. A card from a hand slides in from that hand; a unit that
+   * joined a group or blocks slides from its zone; an attacking group and a block flash;
+   * damage cards fly to their discard pile; a casualty is struck out (style.css).
+   */
+  animate(before) {
+    if (!this.current || !moving()) return;
+    const e = this.current.event;
+    const ms = Math.max(150, Math.min(600, this.paceMs() * 0.6));
+    const moved = [...this.root.querySelectorAll(".table .card.moved")];
+    if (FROM_HAND.has(e.type)) {
+      const from = handBox(this.root, e.player);
+      for (const el of moved) if (el.dataset.name === e.card) slide(el, from, ms);
+    } else if (["group_formed", "unit_added", "blocked"].includes(e.type)) {
+      for (const el of moved) slide(el, before.get(el.dataset.name), ms);
+    }
+    if (e.type === "attacked" || e.type === "blocked" || e.type === "targeted") {
+      const group = this.root.querySelector(`.table #battle .group[data-group="${e.group}"]`);
+      if (group) group.classList.add(e.type === "attacked" ? "pb-attack" : "pb-block");
+    }
+    if (e.type === "damage_dealt") {
+      const pile = [...this.root.querySelectorAll(".table .player .pile")].find((b) => b.closest(`[data-player="${e.player}"]`));
+      const to = pile ? pile.getBoundingClientRect() : null;
+      for (const el of this.el.querySelectorAll(".to-discard")) {
+        const r = el.getBoundingClientRect();
+        if (!to) continue;
+        const dx = to.left + to.width / 2 - (r.left + r.width / 2);
+        const dy = to.top + to.height / 2 - (r.top + r.height / 2);
+        el.animate([{ transform: "none", opacity: 1 }, { transform: "rotateY(180deg)", opacity: 1, offset: 0.4 }, { transform: `translate(${dx}px, ${dy}px) rotateY(180deg) scale(0.4)`, opacity: 0.2 }], { duration: ms * 2, delay: ms / 2, easing: "ease-in", fill: "forwards" });
+      }
+    }
+    if (e.type === "casualty_picked") {
+      for (const el of this.el.querySelectorAll(".card")) el.classList.add("struck");
     }
   }
 

@@ -5,76 +5,16 @@
 import { ApiError, request } from "./api.js";
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
+import { attachText, eventText } from "./events.js";
 import { pageLinks } from "./games.js";
 import { decisionLine, thresholdLine } from "./hints.js";
 import { copy } from "./menu.js";
 import { resultText } from "./online.js";
 
 const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
-const other = (side) => (side === "rebel" ? "imperial" : "rebel");
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** "1 mistake", "2 mistakes", "1 inaccuracy", "3 inaccuracies". */
 export const count = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 const PLAY_MS = 1200; // "play": one step every 1.2 s, slow enough to read the events
-
-const END_REASON = {
-  starting_hand: (loser) => `${cap(loser)}'s deck is empty after the starting hand`,
-  last_draw: (loser) => `${cap(loser)} drew the last card of their deck`,
-  search: (loser, card) => `${cap(loser)}'s deck emptied by ${card}`,
-  damage: (loser) => `${cap(loser)}'s deck is empty`,
-};
-
-/** One event of the full-information stream in words (docs/protocol.md "Events"). */
-export function eventText(e) {
-  const who = cap(e.player);
-  const them = e.player ? cap(other(e.player)) : "";
-  switch (e.type) {
-    case "scenario_started": return `Scenario: turn ${e.turn}, ${who} ${e.phase} phase`;
-    case "turn_started": return `Turn ${e.turn}: ${who} (decks: Rebel ${e.decks.rebel}, Imperial ${e.decks.imperial})`;
-    case "starting_hand": return `${who} draws a starting hand of ${plural(e.n, "card")}`;
-    case "drew": return `${who} draws ${plural(e.n, "card")}`;
-    case "cards_seen":
-      if (e.source === "spies") return `${cap(e.to)} sees ${cap(e.owner)}'s hand: ${e.cards.join(", ") || "empty"}`;
-      return `${cap(e.owner)} ${e.source === "starting_hand" ? "starts with" : "draws"} ${e.cards.join(", ") || "nothing"}`;
-    case "no_attacker": return `${who} has no unit that can attack`;
-    case "no_attack": return `${who} does not attack`;
-    case "group_formed": return `${who} forms ${e.kind} group ${e.group} with ${e.card}`;
-    case "unit_added": return `${who} adds ${e.card} to group ${e.group}`;
-    case "attacked": return `${who} attacks with ${e.kind} group ${e.group}: ${e.units.join(", ")} (value ${e.value})`;
-    case "ion_cannon_fired": return `${who}'s ${e.cannon} destroys ${e.ship} in group ${e.group}`;
-    case "blocked": return `${who} blocks group ${e.group} with ${e.card}`;
-    case "targeted": return `${who}'s group ${e.group} targets ${them}'s ${e.inactive ? "inactive " : ""}${e.card}`;
-    case "trick_played": return `${who} plays ${e.card}`;
-    case "psion_played": return `${who} plays ${e.card} on ${e.hero}`;
-    case "got_through": {
-      const shields = e.stopped > 0 ? ` (Defense Shields stop ${e.stopped})` : e.shields ? " (Defense Shields stop the Ships' damage)" : "";
-      return `${who}'s group ${e.group} gets through: ${e.damage} damage${shields}`;
-    }
-    case "battle_resolved": {
-      const outcome =
-        e.result === "attacker won" ? `${who} wins, ${e.defenders.join(", ")} destroyed`
-        : e.result === "defender won" ? `${them} wins, ${e.attackers.join(", ")} destroyed`
-        : "a tie, both sides destroyed";
-      const against = e.blocked ? `blocked by ${e.defenders.join(", ")}` : `against the target ${e.defenders.join(", ")}`;
-      return `${who}'s ${e.kind} group ${e.group} (${e.attackers.join(", ")}: ${e.attack_value}) ${against} (${e.defense_value}): ${outcome}`;
-    }
-    case "casualty_picked": return `${who} picks ${e.card} (${e.rating}) as a casualty`;
-    case "damage_dealt": return `${who} discards ${plural(e.cards.length, "card")} from the deck: ${e.cards.join(", ") || "none"} (${e.left} left)`;
-    case "extra_attack_phase": return `${who} gets an extra attack phase`;
-    case "deployed": return `${who} deploys ${e.card}`;
-    case "attached": return `${who} attaches ${e.card} to ${e.hero}`;
-    case "spies_played": return `${who} plays ${e.card} and looks at ${them}'s hand`;
-    case "control_taken": return `${who} plays ${e.card} and takes control of ${e.hero}`;
-    case "sabotaged": return `${who} plays ${e.card} and destroys ${them}'s ${e.unit}`;
-    case "hero_taken": return `${who} plays ${e.card} and takes ${e.hero} from the ${e.from_deck ? "deck (then shuffled)" : "discard pile"}`;
-    case "hand_limit_discard": return `${who} discards ${e.card} (hand limit)`;
-    case "game_over": {
-      const why = END_REASON[e.reason] ? END_REASON[e.reason](other(e.winner), e.card) : e.reason;
-      return `${cap(e.winner)} wins: ${why}`;
-    }
-    default: return e.type.replace(/_/g, " ");
-  }
-}
 
 /** The two sides of a full view, Rebel first (a full view's `you` is the Rebel side, but the
  * sides say who they are). */
@@ -239,6 +179,7 @@ export class ReplayViewer {
         : h("p", {}, "No inaccuracy, mistake or blunder found."),
       h("p", { class: "replay-zone-label" }, thresholdLine(a.thresholds), worst.length ? ` The worst cost ${Math.round(100 * worst[0].loss)} points.` : ""),
     );
+    this.markMove();
   }
 
   go(i) {
@@ -255,10 +196,22 @@ export class ReplayViewer {
     this.counter.textContent = `Step ${this.index} of ${n - 1}${this.index === n - 1 ? " (the end)" : ""}`;
     const a = f.action;
     this.action.textContent = a ? `${cap(a.by)}: ${a.text}` : "The start: both players have drawn their hands.";
-    this.events.replaceChildren(...(f.events || []).map((e) => h("li", {}, eventText(e))));
+    this.events.replaceChildren(...attachText(f.events, f.view.log).map((e) => h("li", {}, eventText(e))));
     const v = f.view;
     const status = v.to_move ? `Turn ${v.turn}, ${cap(v.active_player)}'s ${v.phase} phase; ${cap(v.to_move)} to decide` : `Turn ${v.turn}: the game is over`;
     this.board.replaceChildren(h("p", { id: "replay-status" }, status), ...sidesOf(v).map(sidePanel));
+    this.markMove();
+  }
+
+  /** The analysis's move shown now (if it is one) is marked, and only it: the mark follows
+   * the step, whether a click on the list, the buttons or the keys brought the table there. */
+  markMove() {
+    for (const el of this.root.querySelectorAll(".analysis-move")) {
+      const here = Number(el.dataset.ply) + 1 === this.index;
+      el.classList.toggle("current", here);
+      if (here) el.setAttribute("aria-current", "step");
+      else el.removeAttribute("aria-current");
+    }
   }
 
   play() {

@@ -176,6 +176,17 @@ const forcedLabel = (action) => (placeOf(action) === "button" ? buttonLabel(acti
 function promptEl(msg, actions, ui) {
   const view = msg.view;
   if (msg.over || view.winner || (msg.result && msg.result.reason)) return overEl(msg);
+  if (msg.playback) {
+    // The opponent's moves are played back on the table (playback.js): the decision comes
+    // after them, and Skip brings it at once.
+    return h(
+      "section",
+      { class: "prompt waiting playback-prompt", id: "prompt", tabindex: "-1" },
+      h("h2", {}, "The opponent's moves"),
+      h("p", {}, "Played back on the table, one at a time; the game goes on after them."),
+      h("div", { class: "buttons" }, h("button", { type: "button", class: "primary", id: "prompt-skip", onclick: () => ui.skipPlayback() }, "Skip to now")),
+    );
+  }
   if (!actions.length) {
     // An opponent away long enough to be claimed against: the prompt says so, with the claim,
     // rather than "Please wait" beside a "Claim the win" button.
