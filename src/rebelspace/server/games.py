@@ -176,13 +176,14 @@ class Session:
         self._events: dict[int | None, list[dict[str, Any]]] = {}
         # Each seat's stream length (seats 0, 1, then None) after the start and after each ply.
         self.stream_ends: list[tuple[int, int, int]] = [self._stream_lengths(self.state.events)]
-        # The views (seats 0, 1, then None) after the newest plies applied in this process
-        # (``steps``); none for the plies replayed when loading: nobody plays those back.
+        # The views (seats 0, 1, then None) after each of the newest STEP_PLIES plies
+        # (``steps``, the table's playback), also for the plies replayed when loading: a
+        # process that loads the game (a restart, another process) sends the same messages
+        # as one that applied them, and a client that missed them still sees them played.
         self.views_after: dict[int, tuple[PlayerView, PlayerView, PlayerView]] = {}
-        self.live = False
+        self._views_from = len(stored.actions) - STEP_PLIES
         for action, seat in stored.actions:
             self._apply(action, seat)
-        self.live = True
         # How the game ended when not by its rules (the engine knows those): (winner, reason).
         self.ended: tuple[int | None, str] | None = None
         if stored.reason is not None:
@@ -225,7 +226,7 @@ class Session:
         self.revealed.append(reveals(events))
         added, last = self._stream_lengths(events), self.stream_ends[-1]
         self.stream_ends.append((last[0] + added[0], last[1] + added[1], last[2] + added[2]))
-        if self.live:
+        if self.plies > self._views_from:
             s = self.state
             self.views_after[self.plies] = (s.view(0), s.view(1), s.public_view())
             self.views_after.pop(self.plies - STEP_PLIES, None)
@@ -260,7 +261,8 @@ class Session:
         """Replay from the start (undo, or a failed write): connections and tokens are kept."""
         fresh = Session(StoredGame(self.row, actions, self.version, None))
         self.state, self.seats, self.revealed = fresh.state, fresh.seats, fresh.revealed
-        self.stream_ends, self.views_after = fresh.stream_ends, {}
+        self.stream_ends, self.views_after = fresh.stream_ends, fresh.views_after
+        self._views_from = fresh._views_from
         self.undo = None
 
     def stamp(self) -> tuple[int, bool, bool]:
