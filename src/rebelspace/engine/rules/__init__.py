@@ -17,16 +17,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..actions import Kind
+from ..actions import Action, Kind
 from ..steps import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, OVER, TARGET, TRICKS
-from . import attack, battle, copies, flow, turn
+from . import attack, battle, flow, turn
 from .explain import explain_illegal
 from .flow import Automation, setup
 
 if TYPE_CHECKING:
     from ..state import GameState
 
-__all__ = ["HANDLERS", "LEGAL", "Automation", "apply_copy", "explain_illegal", "setup"]
+__all__ = ["HANDLERS", "LEGAL", "Automation", "explain_illegal", "setup"]
 
 
 def _nothing(_s: GameState) -> list[int]:
@@ -47,9 +47,11 @@ LEGAL: dict[int, Callable[[GameState], list[int]]] = {
     OVER: _nothing,
 }
 
-# Every handler takes the whole action (state, card, group, target, n) positionally, so that
-# apply() calls any of them the same way; a handler names the fields it ignores with a leading _.
-Handler = Callable[["GameState", int, int, int, int], None]
+# Every handler takes the state and the decoded action (``actions.Action``: its kind, card,
+# group, target, zone, count and copy), so that apply() calls any of them the same way; a handler
+# that ignores the action names it ``_a``. A copy action's handler finds its copy itself
+# (``copies.chosen``).
+Handler = Callable[["GameState", Action], None]
 
 # Actions that change only the position come from their phase's module; those that end a step
 # or pass the decision on come from ``flow``.
@@ -79,12 +81,3 @@ _BY_KIND: dict[Kind, Handler] = {
     Kind.DISCARD: flow.do_discard,
 }
 HANDLERS: tuple[Handler, ...] = tuple(_BY_KIND[k] for k in Kind)
-
-
-# The state and an action's fields, positionally as GameState.apply decodes them (the hot path).
-def apply_copy(  # noqa: PLR0917
-    s: GameState, kind: int, card: int, group: int, target: int, extra: int, copy: int
-) -> None:
-    """A copy action (actions.py, "Copies"): the handler with the chosen copy as its unit."""
-    unit = copies.chosen(s, kind, card, target, copy)
-    HANDLERS[kind](s, card, group, target, extra, unit)  # type: ignore[call-arg]
