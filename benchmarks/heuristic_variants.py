@@ -49,15 +49,15 @@ def _ablation(
 
 def _done(kind: int) -> Callable[[GameState, Sequence[int]], int]:
     def choose(state: GameState, legal: Sequence[int]) -> int:
-        dec = state.ctx.space.decoded
+        dec = state.ctx.space.actions
         return next(a for a in legal if dec[a].kind == kind)
 
     return choose
 
 
 def _most_cards(state: GameState, legal: Sequence[int]) -> int:
-    dec = state.ctx.space.decoded
-    return max(legal, key=lambda a: dec[a].extra)
+    dec = state.ctx.space.actions
+    return max(legal, key=lambda a: dec[a].count)
 
 
 VARIANTS: dict[str, Callable[[], StepHandler]] = {

@@ -106,7 +106,7 @@ def deploy_point() -> GameState:
         game = new_game(seed, log=False)
         while not game.is_over:
             legal = game.legal_actions()
-            kinds = {game.action_space.decoded[a].kind for a in legal}
+            kinds = {game.action_space.actions[a].kind for a in legal}
             if Kind.DONE_DEPLOYING in kinds and Kind.DEPLOY in kinds:
                 return game
             game.apply(heuristic_action(game, legal))
@@ -143,7 +143,7 @@ def test_an_estimate_from_a_handful_of_tries_is_not_weighed() -> None:
 
 
 def _deploy_choices(game: GameState, done_win: float, deploy_win: float) -> list[Choice]:
-    decoded = game.action_space.decoded
+    decoded = game.action_space.actions
     done = next(a for a in game.legal_actions() if decoded[a].kind == Kind.DONE_DEPLOYING)
     deploy = next(a for a in game.legal_actions() if decoded[a].kind == Kind.DEPLOY)
     return _choices(game, {done: (done_win, 200), deploy: (deploy_win, 150)}, rest=(0.01, 60))
@@ -156,11 +156,11 @@ def test_done_deploying_with_points_and_units_needs_a_clear_lead() -> None:
     assert view.deploy_points
     close = _deploy_choices(game, 0.09, 0.09 - DONE_MARGIN / 2)
     best, reason = recommend(view, close, game.ctx)
-    assert game.action_space.decoded[best.action].kind == Kind.DEPLOY
+    assert game.action_space.actions[best.action].kind == Kind.DEPLOY
     assert reason == "deploy_over_done"
     clear = _deploy_choices(game, 0.40, 0.40 - 2 * DONE_MARGIN)
     best, reason = recommend(view, clear, game.ctx)
-    assert game.action_space.decoded[best.action].kind == Kind.DONE_DEPLOYING
+    assert game.action_space.actions[best.action].kind == Kind.DONE_DEPLOYING
     assert reason == "done_clearly_best"
 
 
@@ -168,7 +168,7 @@ def test_a_real_hint_at_a_deploy_step_explains_done_deploying() -> None:
     game = deploy_point()
     p = game.to_move
     h = hint(game.view(p), game.legal_actions(), game.ctx, seed=2, agent=SMALL)
-    kind = game.action_space.decoded[h.best.action].kind
+    kind = game.action_space.actions[h.best.action].kind
     assert kind != Kind.DONE_DEPLOYING or h.reason == "done_clearly_best"
 
 

@@ -804,7 +804,8 @@ def check_legal_actions(game: GameState) -> None:
         assert str(action) == action.text == space.text(a) == game.action_text(a)
         assert space.parse(action.text) == a and space.parse(action.text.upper()) == a
         assert space.ids(action) == a and game.is_legal(a) and game.is_legal(action.text)
-        assert space.decoded[a][:4] == (action.kind, action.card, action.group, action.target)
+        assert space.encode(action) == space.encode(action.key) == a
+        assert space.decode(a) is action
         assert action.kind in STEP_KINDS[game.step], f"{action.text} in step {game.step}"
         if action.card >= 0:
             assert t.names[action.card] in action.text

@@ -322,7 +322,7 @@ def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> 
     labels: dict[int, Label] = {}
     for position in bank.positions():
         legal = tuple(position.state(ctx).legal_actions())
-        if done in legal and any(ctx.space.decoded[a].kind == Kind.DEPLOY for a in legal):
+        if done in legal and any(ctx.space.actions[a].kind == Kind.DEPLOY for a in legal):
             wins = tuple(10 if a == done else 0 for a in legal)  # the oracle agrees
             if len(positions) == 1:
                 wins = tuple(0 if a == done else 10 for a in legal)  # it does not
@@ -333,7 +333,7 @@ def test_done_deploying_counts_only_points_to_spend_and_a_deployment_legal() -> 
     assert len(positions) == 3
     games = {p.index: p.game for p in positions}
     other = positions[2]
-    deploy = next(a for a in labels[other.index].legal if ctx.space.decoded[a].kind == Kind.DEPLOY)
+    deploy = next(a for a in labels[other.index].legal if ctx.space.actions[a].kind == Kind.DEPLOY)
     chosen = {p.index: done for p in positions[:2]} | {other.index: deploy}
     out = done_deploying(Choices("x", chosen, 0.0), labels, positions, games)
     assert out["positions"] == 2

@@ -190,7 +190,7 @@ def recommend(
     if not weighed:
         return choices[0], "best_estimate"
     best = max(weighed, key=lambda c: c.win or 0.0)  # the first of equals: the search's
-    decoded = ctx.space.decoded
+    decoded = ctx.space.actions
     if decoded[best.action].kind != Kind.DONE_DEPLOYING or not view.deploy_points:
         return best, "best_estimate"
     deploys = [c for c in choices if decoded[c.action].kind == Kind.DEPLOY and c.win is not None]

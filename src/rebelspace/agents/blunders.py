@@ -198,7 +198,7 @@ class _Replay:
             if ph.open_values is None and s.step == Step.TRICKS:
                 ph.open_values = _open_values(s)
                 ph.groups = sum(1 for units in read.battle(s).groups if units)
-        if s.step == Step.TRICKS and s.ctx.space.decoded[a].kind in BATTLE_CARD_KINDS:
+        if s.step == Step.TRICKS and s.ctx.space.actions[a].kind in BATTLE_CARD_KINDS:
             self.before_card[i] = s.clone(keep_log=True)
         cas = read.casualty(s)
         cas_group = cas.group if s.step == Step.CASUALTY and cas is not None else -1
@@ -299,7 +299,7 @@ def _card_check(r: _Replay, ply: int) -> CardCheck:
     before = r.before_card[ply]
     imagined = counterfactual_outcome(before, _later_picks(r, phase, ply))
     changed = real != imagined
-    card = before.ctx.space.decoded[p.action].card
+    card = before.ctx.space.actions[p.action].card
     tables = before.ctx.tables
     effect = tables.type_effect[card]
     if effect is not None and effect.extra_attacks:  # its extra attack phase counts too (R22)

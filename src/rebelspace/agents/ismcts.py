@@ -422,9 +422,9 @@ def _thrifty(state: GameState, children: dict[int, Node], best: int, margin: flo
     within ``margin`` of it: a card kept is worth more than its share of a search's noise
     (issue 17: about a quarter of the search's battle cards changed nothing)."""
     space = state.ctx.space
-    if space.decoded[best].kind not in BATTLE_CARD_KINDS:
+    if space.actions[best].kind not in BATTLE_CARD_KINDS:
         return best
-    passing = next((a for a in children if space.decoded[a].kind == Kind.PASS), None)
+    passing = next((a for a in children if space.actions[a].kind == Kind.PASS), None)
     if passing is None:
         return best
     played, kept = children[best], children[passing]

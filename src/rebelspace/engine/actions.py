@@ -6,12 +6,18 @@ two Rebel Soldiers in the same place are the same choice, and an id never tells 
 hidden card is meant. Combinatorial choices (battle groups, blocks, casualties) are split into
 small steps (docs/architecture.md, "Decisions as small steps").
 
-Layout: each kind owns a contiguous block of ids; ``Action.fields`` meaning per kind:
+An ``Action`` is what the rules' handlers take (``rules.HANDLERS[kind](state, action)``), with
+one field per thing an action names. Ids come from the action space by structure, never by
+arithmetic: the space enumerates its actions once and maps an action's ``ActionKey`` to its
+id (``ActionSpace.encode``; ``decode`` the other way), and the rules' hot path reads tables
+built from the same enumeration (``add_id[group][card]`` and the like).
+
+Layout: each kind owns a contiguous block of ids; the fields each kind names:
 
 ====================  ==========================================  =========================
 kind                  text                                        fields
 ====================  ==========================================  =========================
-DRAW                  ``draw 2``                                  n
+DRAW                  ``draw 2``                                  count
 NO_ATTACK             ``no attack``
 ATTACK                ``attack``                                  (done forming groups)
 FORM_GROUND           ``new ground group with Rebel Soldier``     card
@@ -20,16 +26,16 @@ ADD                   ``add Princess to group 1``                 card, group
 ION                   ``Ion Cannon destroys Space Cruiser in      card, group
                       group 1``
 ION_HOLD              ``Ion Cannon holds fire``
-BLOCK                 ``block group 2 with Battle Walkers``       group, card
+BLOCK                 ``block group 2 with Battle Walkers``       card, group
 DONE_BLOCKING         ``done blocking``
-TARGET                ``group 1 targets (inactive) Princess``     group, card, zone
+TARGET                ``group 1 targets (inactive) Princess``     card, group, zone
 DONE_TARGETING        ``done targeting``
 PLAY_TRICK            ``play Surprise Attack``                    card
-PLAY_PSION            ``play ESP on Mysterious Emperor``          card, hero
+PLAY_PSION            ``play ESP on Mysterious Emperor``          card, target (the hero)
 PASS                  ``pass``
 PICK                  ``pick Rebel Soldier as a casualty``        card
 DEPLOY                ``deploy Rebel Soldier``                    card
-ATTACH                ``attach Laser Sword to Princess``          card, hero
+ATTACH                ``attach Laser Sword to Princess``          card, target (the hero)
 DONE_DEPLOYING        ``done deploying``
 PLAY_END              ``play Rebel Spies``                        card
 PLAY_END_ON           ``play Convert on Bounty Hunter``           card, target
@@ -54,9 +60,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, replace
 from enum import IntEnum, StrEnum
-from typing import NamedTuple
 
 from .abilities import Target
 from .errors import InvalidActionError
@@ -131,19 +136,15 @@ BATTLE_CARD_KINDS = frozenset({Kind.PLAY_TRICK, Kind.PLAY_PSION})
 ACTIVE_ZONE, INACTIVE_ZONE = 0, 1
 
 
-class Decoded(NamedTuple):
-    """An action's fields as the rules' hot path reads them (``ActionSpace.decoded``)."""
-
-    kind: int
-    card: int
-    group: int
-    target: int
-    extra: int  # the zone of a TARGET action, else n (the cards of a DRAW)
-
-
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One decision. ``card``/``target`` are card type indices, ``group`` is 0-based."""
+    """One decision, as the rules' handlers take it (``rules.HANDLERS[kind](state, action)``).
+
+    ``card``/``target`` are card type indices (-1: none), ``group`` is 0-based (-1: none),
+    ``zone`` is a TARGET's zone (``ACTIVE_ZONE``/``INACTIVE_ZONE``, else -1), ``count`` the
+    cards of a DRAW (else 0), ``copy`` the copy of a copied hero (0: the first candidate; k >= 1:
+    the k-th copy, module docstring "Copies"). Each field means one thing for every kind.
+    """
 
     id: int
     kind: Kind
@@ -151,17 +152,37 @@ class Action:
     group: int = -1
     target: int = -1
     zone: int = -1
-    n: int = 0
+    count: int = 0
     text: str = ""
-    copy: int = 0  # 0: the first candidate; k >= 1: the k-th copy of a copied hero (above)
+    copy: int = 0
 
     def __str__(self) -> str:
         return self.text
 
+    @property
+    def n(self) -> int:
+        """The cards of a DRAW: ``count``'s older name, which views and records still read."""
+        return self.count
 
-def _decoded(a: Action) -> Decoded:
-    """An action's fields as the rules read them (``extra``: the zone of a TARGET, else n)."""
-    return Decoded(a.kind, a.card, a.group, a.target, a.zone if a.kind == Kind.TARGET else a.n)
+    @property
+    def key(self) -> ActionKey:
+        """The action's fields without its id and text: what ``ActionSpace.encode`` maps."""
+        return ActionKey(
+            self.kind, self.card, self.group, self.target, self.zone, self.count, self.copy
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionKey:
+    """An action's structure (every field but the id and the text): the action space's key."""
+
+    kind: Kind
+    card: int = -1
+    group: int = -1
+    target: int = -1
+    zone: int = -1
+    count: int = 0
+    copy: int = 0
 
 
 def _plain(actions: list[Action], kind: Kind) -> list[Action]:
@@ -200,14 +221,15 @@ class ActionSpace:
         self.actions: tuple[Action, ...] = tuple(actions)
         self.size = len(actions)
         self._by_text = {a.text.lower(): a.id for a in actions}
-        # Lookup tables the rules use to build ids without searching.
-        first = {(*_decoded(a), a.copy): a.id for a in actions}
-        self._index = first
+        self.ntypes = ntypes
+        # Every id is found from the action's structure, never computed: ``encode`` maps an
+        # action's key to its id, and the tables below (built once, from the actions' fields)
+        # serve the rules' hot path, which lists legal ids by card type and group.
+        self._index: dict[ActionKey, int] = {a.key: a.id for a in actions}
         # The copy action of a plain action: (plain id, k) -> id (copied heroes only).
         self.copy_of: dict[tuple[int, int], int] = {
-            (first[(*_decoded(a), 0)], a.copy): a.id for a in actions if a.copy
+            (self._index[replace(a.key, copy=0)], a.copy): a.id for a in actions if a.copy
         }
-        self.copies: tuple[int, ...] = tuple(a.copy for a in actions)
         self.no_attack = self.id_of(Kind.NO_ATTACK)
         self.attack = self.id_of(Kind.ATTACK)
         self.ion_hold = self.id_of(Kind.ION_HOLD)
@@ -216,30 +238,48 @@ class ActionSpace:
         self.pass_ = self.id_of(Kind.PASS)
         self.done_deploying = self.id_of(Kind.DONE_DEPLOYING)
         self.end_turn = self.id_of(Kind.END_TURN)
-        self.draw_base = self.id_of(Kind.DRAW, n=1) - 1
-        self.form_ground_base = self.id_of(Kind.FORM_GROUND, card=0)
-        self.form_space_base = self.id_of(Kind.FORM_SPACE, card=0)
-        self.add_base = self.id_of(Kind.ADD, card=0, group=0)
-        self.ion_base = self.id_of(Kind.ION, card=0, group=0)
-        self.block_base = self.id_of(Kind.BLOCK, card=0, group=0)
-        self.target_base = self.id_of(Kind.TARGET, card=0, group=0, zone=0)
-        self.pick_base = self.id_of(Kind.PICK, card=0)
-        self.deploy_base = self.id_of(Kind.DEPLOY, card=0)
-        self.discard_base = self.id_of(Kind.DISCARD, card=0)
-        self.ntypes = ntypes
+        #: ``draw_id[n]``: drawing n cards (index 0 holds -1: there is no "draw 0").
+        self.draw_id: tuple[int, ...] = tuple(
+            self._index.get(ActionKey(Kind.DRAW, count=n), -1) for n in range(tables.max_draw + 1)
+        )
+        # Per card type: ``form_ground_id[card]`` and so on.
+        self.form_ground_id = self._by_card(Kind.FORM_GROUND)
+        self.form_space_id = self._by_card(Kind.FORM_SPACE)
+        self.pick_id = self._by_card(Kind.PICK)
+        self.deploy_id = self._by_card(Kind.DEPLOY)
+        self.discard_id = self._by_card(Kind.DISCARD)
+        # Per group, then card type: ``add_id[group][card]`` and so on.
+        self.add_id = self._by_group(Kind.ADD)
+        self.ion_id = self._by_group(Kind.ION)
+        self.block_id = self._by_group(Kind.BLOCK)
+        #: ``target_id[group][zone][card]``.
+        self.target_id: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(self._by_card(Kind.TARGET, group=g, zone=z) for z in (ACTIVE_ZONE, INACTIVE_ZONE))
+            for g in range(max_groups)
+        )
+        # The cards that exist only for some types: dictionaries of the plain actions.
         self.trick_id = {a.card: a.id for a in _plain(actions, Kind.PLAY_TRICK)}
         self.psion_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.PLAY_PSION)}
         self.attach_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.ATTACH)}
         self.end_id = {a.card: a.id for a in _plain(actions, Kind.PLAY_END)}
         self.end_on_id = {(a.card, a.target): a.id for a in _plain(actions, Kind.PLAY_END_ON)}
-        # Decoded fields as a tuple per id, for the hot path.
-        self.decoded: tuple[Decoded, ...] = tuple(_decoded(a) for a in actions)
+
+    def _by_card(self, kind: Kind, *, group: int = -1, zone: int = -1) -> tuple[int, ...]:
+        """The plain ids of ``kind`` (in ``group``, ``zone``) indexed by card type."""
+        index = self._index
+        return tuple(
+            index[ActionKey(kind, card=t, group=group, zone=zone)] for t in range(self.ntypes)
+        )
+
+    def _by_group(self, kind: Kind) -> tuple[tuple[int, ...], ...]:
+        """The plain ids of ``kind`` indexed by group, then card type."""
+        return tuple(self._by_card(kind, group=g) for g in range(self.max_groups))
 
     @staticmethod
     def _add_turn(add: Callable[..., None], tables: Tables) -> None:
         """Draws, then attacking or not (R8, R11)."""
         for n in range(1, tables.max_draw + 1):
-            add(Kind.DRAW, f"draw {n}", n=n)
+            add(Kind.DRAW, f"draw {n}", count=n)
         add(Kind.NO_ATTACK, "no attack")
         add(Kind.ATTACK, "attack")
 
@@ -357,14 +397,24 @@ class ActionSpace:
         group: int = -1,
         target: int = -1,
         zone: int = -1,
-        n: int = 0,
+        count: int = 0,
         copy: int = 0,
     ) -> int:
-        key = (kind, card, group, target, zone if kind == Kind.TARGET else n, copy)
+        """The id of the action of ``kind`` with these fields (``encode`` by fields)."""
+        return self.encode(ActionKey(kind, card, group, target, zone, count, copy))
+
+    def encode(self, key: ActionKey | Action) -> int:
+        """The id of an action given by its structure (an ``ActionKey`` or an ``Action``)."""
+        if isinstance(key, Action):
+            key = key.key
         try:
             return self._index[key]
         except KeyError:
-            raise InvalidActionError(f"no {kind.name} action with {key[1:]}") from None
+            raise InvalidActionError(f"no {key.kind.name} action with {astuple(key)[1:]}") from None
+
+    def decode(self, action_id: int) -> Action:
+        """The action of an id (``space[action_id]`` too)."""
+        return self.actions[action_id]
 
     def __len__(self) -> int:
         return self.size

@@ -400,16 +400,12 @@ class GameState:
         if a not in legal:
             raise IllegalActionError(rules.explain_illegal(self, a, legal))
         self._legal = None
-        kind, card, group, target, extra = space.decoded[a]
+        decoded = space.actions[a]
         if self.history is not None:
             self.history.append(a)
         events = self.events
         first = 0 if events is None else len(events)
-        copy = space.copies[a]
-        if copy:
-            rules.apply_copy(self, kind, card, group, target, extra, copy)
-        else:
-            rules.handle(self, kind, card, group, target, extra)
+        rules.HANDLERS[decoded.kind](self, decoded)
         if events is None:
             return NO_EVENTS
         new = events[first:]

@@ -343,7 +343,7 @@ def done_deploying(
     spend and a deployment was legal (the hint's "done deploying" of issue 29): how many, how
     often the oracle rated "done deploying" best too (agreement), and the regret there."""
     ctx = context_for()
-    decoded = ctx.space.decoded
+    decoded = ctx.space.actions
     done = ctx.space.done_deploying
     values: list[tuple[int, float]] = []
     for position in positions:

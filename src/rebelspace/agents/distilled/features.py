@@ -63,7 +63,7 @@ def action_features(state: GameState, legal: Sequence[int]) -> list[list[float]]
     for a in legal:
         row = [0.0] * SIZE
         heur = 1.0 if a == choice else 0.0
-        decoded = space.decoded[a]
+        decoded = space.actions[a]
         row[0] = heur
         row[_KIND_AT + decoded.kind] = 1.0
         row[_KIND_HEUR_AT + decoded.kind] = heur

@@ -271,7 +271,6 @@ def block(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The BLOCK step: the next unit the model's blocks put in, or "done blocking"."""
     t = s.ctx.tables
     space = s.ctx.space
-    nt = space.ntypes
     type_of = t.type_of
     d = s.to_move
     groups, index = _attacking_groups(s)
@@ -292,7 +291,7 @@ def block(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
             if ct in have:
                 have.remove(ct)
                 continue
-            a = space.block_base + g * nt + ct
+            a = space.block_id[g][ct]
             if a in allowed:
                 return a
     return space.done_blocking

@@ -83,7 +83,7 @@ def _items(s: GameState, f: CardFacts, legal: Sequence[int]) -> list[Item]:
     """Every copy in hand of each card worth deploying, as many as the points pay for; each
     attachment only on the strongest hero."""
     t = s.ctx.tables
-    dec = s.ctx.space.decoded
+    dec = s.ctx.space.actions
     p = s.to_move
     points = read.deploy_points(s) or 0
     counts: dict[int, int] = {}
@@ -93,7 +93,8 @@ def _items(s: GameState, f: CardFacts, legal: Sequence[int]) -> list[Item]:
     items: list[Item] = []
     attach_best: dict[int, tuple[int, int]] = {}  # card type -> (hero strength, action)
     for a in legal:
-        kind, card, _, hero_type, _ = dec[a]
+        act = dec[a]
+        kind, card, hero_type = act.kind, act.card, act.target
         i = f.first_of_type[card]
         if kind == Kind.DEPLOY:
             use = deploy_use(s, f, i, p)

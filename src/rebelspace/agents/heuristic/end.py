@@ -43,7 +43,8 @@ KEEP_SPY = 0.3
 def _end_gain(s: GameState, f: CardFacts, a: int, heroes_in_hand: int) -> float:
     """What playing end-of-turn action ``a`` gains."""
     t = s.ctx.tables
-    kind, card, _, target, _ = s.ctx.space.decoded[a]
+    act = s.ctx.space.actions[a]
+    kind, card, target = act.kind, act.card, act.target
     effect = t.type_effect[card]
     p = s.player
     o = 1 - p
@@ -122,5 +123,5 @@ def discard(s: GameState, legal: Sequence[int]) -> int:
     """The card in hand least worth keeping."""
     f = card_facts(s.ctx)
     p = s.to_move
-    dec = s.ctx.space.decoded
+    dec = s.ctx.space.actions
     return min(legal, key=lambda a: (keep(s, f, f.first_of_type[dec[a].card], p), a))

@@ -413,7 +413,6 @@ def form(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     (or "no attack" when no group was formed)."""
     space = s.ctx.space
     type_of = s.ctx.tables.type_of
-    nt = space.ntypes
     allowed = set(legal)
     b = read.battle(s)
     groups = b.groups
@@ -427,12 +426,12 @@ def form(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
                 if ct in have:
                     have.remove(ct)
                     continue
-                a = space.add_base + i * nt + ct
+                a = space.add_id[i][ct]
                 if a in allowed:
                     return a
             continue
-        base = space.form_ground_base if kind == GROUND else space.form_space_base
-        a = base + type_of[units[0]]
+        form_id = space.form_ground_id if kind == GROUND else space.form_space_id
+        a = form_id[type_of[units[0]]]
         if a in allowed:
             return a
         break

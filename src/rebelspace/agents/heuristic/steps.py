@@ -43,16 +43,16 @@ LOOKAHEAD_PLIES = 200  # bounds the copy's passes and casualty picks (a few doze
 def draw(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     """The most allowed, unless the hand is already large or the deck is low next to what the
     opponent's units could deal next turn; then the least. Never the last card if avoidable."""
-    dec = s.ctx.space.decoded
+    dec = s.ctx.space.actions
     p = s.to_move
-    ns = sorted(dec[a].extra for a in legal)
+    ns = sorted(dec[a].count for a in legal)
     lo, hi = ns[0], ns[-1]
     deck = read.deck_size(s, p)
     while hi >= deck and hi > lo:  # drawing the last card loses at once (R9, R37)
         hi -= 1
     low = deck - hi <= threat(s, 1 - p) + style.deck_margin
     n = lo if low or read.hand_size(s, p) >= style.hand_full else hi
-    return s.ctx.space.draw_base + n
+    return s.ctx.space.draw_id[n]
 
 
 # ----------------------------------------------------------------------------- Ion Cannon
@@ -62,10 +62,10 @@ def ion(s: GameState, legal: Sequence[int]) -> int:
     """Destroy the biggest attacking Ship."""
     t = s.ctx.tables
     f = card_facts(s.ctx)
-    dec = s.ctx.space.decoded
+    dec = s.ctx.space.actions
     best, best_key = s.ctx.space.ion_hold, (-1, -1.0)
     for a in legal:
-        kind, card, _, _, _ = dec[a]
+        kind, card = dec[a].kind, dec[a].card
         if kind == Kind.ION:
             i = f.first_of_type[card]
             key = (t.space[i], f.worth[i])
@@ -94,7 +94,7 @@ def target(s: GameState, legal: Sequence[int]) -> int:
     t = s.ctx.tables
     f = card_facts(s.ctx)
     space = s.ctx.space
-    dec = space.decoded
+    dec = space.actions
     d = 1 - s.player
     dealt = _unblocked_damage(s)
     total = sum(dealt.values())
@@ -105,8 +105,9 @@ def target(s: GameState, legal: Sequence[int]) -> int:
     b = read.battle(s)
     busy = read.busy(s)
     for a in legal:
-        kind, card, g, _, zone = dec[a]
-        if kind != Kind.TARGET:
+        act = dec[a]
+        card, g, zone = act.card, act.group, act.zone
+        if act.kind != Kind.TARGET:
             continue
         if total >= deck - 1 and total - dealt[g] < deck - 1:
             continue  # the damage wins the game (R9, R37)
@@ -262,7 +263,7 @@ def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     pass."""
     f = card_facts(s.ctx)
     space = s.ctx.space
-    dec = space.decoded
+    dec = space.actions
     q = s.to_move
     base = battles_score(s, q, Boost(*read.battle_bonuses(s)))
     weight = style.answer_weight if q == s.player else style.defender_answer_weight
@@ -270,7 +271,8 @@ def tricks(s: GameState, legal: Sequence[int], style: Style = DEFAULT) -> int:
     judge = Judge(base, answer, style)
     best, best_gain = space.pass_, style.trick_min_gain
     for a in legal:
-        kind, card, _, hero_type, _ = dec[a]
+        act = dec[a]
+        kind, card, hero_type = act.kind, act.card, act.target
         gain: float | None = None
         if kind == Kind.PLAY_TRICK:
             gain = _trick_gain(s, card, judge)
@@ -322,4 +324,4 @@ def casualty(s: GameState, legal: Sequence[int]) -> int:  # noqa: ARG001 (the st
                 best[b] = Casualties(total + w, (*units, u))
     chosen = best[budget].units or tuple(item.unit for item in items)
     pick = max(chosen, key=lambda u: (worth(s, f, u), rating(s, u, kind)))
-    return s.ctx.space.pick_base + t.type_of[pick]
+    return s.ctx.space.pick_id[t.type_of[pick]]

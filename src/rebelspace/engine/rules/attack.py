@@ -22,9 +22,10 @@ from ..events import (
 )
 from ..steps import GROUND_BATTLE, SPACE_BATTLE
 from ..values import NO_TARGET, group_value
-from .copies import copy_actions
+from .copies import chosen, copy_actions
 
 if TYPE_CHECKING:
+    from ..actions import Action
     from ..state import GameState
     from ..tables import Tables
 
@@ -100,7 +101,6 @@ def legal_form(s: GameState) -> list[int]:
     out = [space.attack if s.groups else space.no_attack]
     ngroups = len(s.groups)
     can_new = ngroups < s.ctx.options.max_groups
-    nt = space.ntypes
     seen: set[int] = set()
     busy, can_attack, type_of = s.busy, t.can_attack, t.type_of
     copied = t.copied_heroes
@@ -111,7 +111,7 @@ def legal_form(s: GameState) -> list[int]:
         if ct in seen:
             continue
         seen.add(ct)
-        plain = _form_or_add(s, u, ct, can_new, ngroups, nt)
+        plain = _form_or_add(s, u, ct, can_new, ngroups)
         out += plain
         if copied and ct in copied:
             free = [x for x in s.active[s.player] if type_of[x] == ct and not busy[x]]
@@ -119,19 +119,19 @@ def legal_form(s: GameState) -> list[int]:
     return out
 
 
-def _form_or_add(s: GameState, u: int, ct: int, can_new: bool, ngroups: int, nt: int) -> list[int]:
+def _form_or_add(s: GameState, u: int, ct: int, can_new: bool, ngroups: int) -> list[int]:
     """The plain actions that put free unit ``u`` (of type ``ct``) into a group (R12)."""
     t = s.ctx.tables
     space = s.ctx.space
     out = []
     if can_new:
         if t.is_ground_unit[u] or t.is_hero[u]:
-            out.append(space.form_ground_base + ct)
+            out.append(space.form_ground_id[ct])
         if t.is_space_unit[u]:
-            out.append(space.form_space_base + ct)
+            out.append(space.form_space_id[ct])
     for g in range(ngroups):
         if fits(t, s.groups[g], s.gkind[g], u):
-            out.append(space.add_base + g * nt + ct)
+            out.append(space.add_id[g][ct])
     return out
 
 
@@ -155,20 +155,17 @@ def _form(s: GameState, card: int, kind: int, unit: int) -> None:
         s.emit(GroupFormed(s.player, len(s.groups) - 1, GroupKind(kind), card))
 
 
-def do_form_ground(
-    s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1
-) -> None:
-    _form(s, card, GROUND_BATTLE, unit)
+def do_form_ground(s: GameState, a: Action) -> None:
+    _form(s, a.card, GROUND_BATTLE, chosen(s, a) if a.copy else -1)
 
 
-def do_form_space(
-    s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1
-) -> None:
-    _form(s, card, SPACE_BATTLE, unit)
+def do_form_space(s: GameState, a: Action) -> None:
+    _form(s, a.card, SPACE_BATTLE, chosen(s, a) if a.copy else -1)
 
 
-def do_add(s: GameState, card: int, group: int, _target: int, _n: int, unit: int = -1) -> None:
-    u = unit if unit >= 0 else free_unit(s, s.active[s.player], card)
+def do_add(s: GameState, a: Action) -> None:
+    card, group = a.card, a.group
+    u = chosen(s, a) if a.copy else free_unit(s, s.active[s.player], card)
     s.busy[u] = 1
     s.groups[group] = s.groups[group] + (u,)
     if s.events is not None:
@@ -198,10 +195,10 @@ def legal_ion(s: GameState) -> list[int]:
     if not any(t.ion_cannon[u] and u not in s.ion_used for u in s.active[d]):
         return [space.ion_hold]
     out = [space.ion_hold]
-    nt = space.ntypes
+    ion_id = space.ion_id
     for g, units in enumerate(s.groups):
         for ct in sorted({t.type_of[u] for u in units if t.ship[u]}):
-            out.append(space.ion_base + g * nt + ct)
+            out.append(ion_id[g][ct])
     return out
 
 
@@ -227,7 +224,7 @@ def legal_block(s: GameState) -> list[int]:
     t = s.ctx.tables
     space = s.ctx.space
     out = [space.done_blocking]
-    nt = space.ntypes
+    block_id = space.block_id
     seen: set[int] = set()
     busy, type_of = s.busy, t.type_of
     groups, blocks, gkind = s.groups, s.blocks, s.gkind
@@ -246,16 +243,17 @@ def legal_block(s: GameState) -> list[int]:
                 continue
             blockers = blocks[g]
             if fits(t, blockers, gkind[g], u) if blockers else starts(t, gkind[g], u):
-                out.append(space.block_base + g * nt + ct)
+                out.append(block_id[g][ct])
         if copied and ct in copied:
             free = [x for x in s.active[d] if type_of[x] == ct and not busy[x]]
             out += copy_actions(s, d, free, out[start:])
     return out
 
 
-def do_block(s: GameState, card: int, group: int, _target: int, _n: int, unit: int = -1) -> None:
+def do_block(s: GameState, a: Action) -> None:
+    card, group = a.card, a.group
     d = 1 - s.player
-    u = unit if unit >= 0 else free_unit(s, s.active[d], card)
+    u = chosen(s, a) if a.copy else free_unit(s, s.active[d], card)
     s.busy[u] = 1
     s.blocks[group] = s.blocks[group] + (u,)
     if s.events is not None:
@@ -269,18 +267,17 @@ def legal_target(s: GameState) -> list[int]:
     space = s.ctx.space
     d = 1 - s.player
     out = [space.done_targeting]
-    nt = space.ntypes
     zones = [s.active[d], s.inactive[d]] if s.ctx.options.target_inactive else [s.active[d]]
     for g, units in enumerate(s.groups):
         if not units or s.blocks[g] or s.targets[g] >= 0:
             continue
         for z, zone in enumerate(zones):
-            out += _targets_in(s, zone, s.gkind[g], space.target_base + (g * 2 + z) * nt)
+            out += _targets_in(s, zone, s.gkind[g], space.target_id[g][z])
     return out
 
 
-def _targets_in(s: GameState, zone: list[int], kind: int, base: int) -> list[int]:
-    """The target actions (ids from ``base``, one defender's zone) of a group of ``kind``."""
+def _targets_in(s: GameState, zone: list[int], kind: int, ids: tuple[int, ...]) -> list[int]:
+    """The target actions (``ids[card]``, one defender's zone) of a group of ``kind``."""
     t = s.ctx.tables
     busy, type_of = s.busy, t.type_of
     copied = t.copied_heroes
@@ -295,10 +292,10 @@ def _targets_in(s: GameState, zone: list[int], kind: int, base: int) -> list[int
         seen.add(ct)
         ok = t.is_space_unit[u] if kind == SPACE_BATTLE else (t.is_ground_unit[u] or t.is_hero[u])
         if ok:
-            out.append(base + ct)
+            out.append(ids[ct])
             if copied and ct in copied:
                 free = [x for x in zone if type_of[x] == ct and not busy[x]]
-                out += copy_actions(s, 1 - s.player, free, [base + ct])
+                out += copy_actions(s, 1 - s.player, free, [ids[ct]])
     return out
 
 

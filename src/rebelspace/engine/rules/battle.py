@@ -162,15 +162,15 @@ def eligible(s: GameState) -> list[int]:
 def legal_casualty(s: GameState) -> list[int]:
     t = s.ctx.tables
     type_of = t.type_of
-    base = s.ctx.space.pick_base
+    pick_id = s.ctx.space.pick_id
     can_pick = eligible(s)
-    out = [base + ct for ct in sorted({type_of[u] for u in can_pick})]
+    out = [pick_id[ct] for ct in sorted({type_of[u] for u in can_pick})]
     if t.copied_heroes:
         assert s.cas is not None
         side = s.player if s.cas.side == 0 else 1 - s.player
         for ct in sorted({type_of[u] for u in can_pick} & t.copied_heroes.keys()):
             same = [u for u in can_pick if type_of[u] == ct]
-            out += copy_actions(s, side, same, [base + ct])
+            out += copy_actions(s, side, same, [pick_id[ct]])
     return out
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..actions import Kind
 
 if TYPE_CHECKING:
+    from ..actions import Action
     from ..state import GameState
 
 
@@ -86,8 +87,11 @@ def copy_actions(
     return [copy_of[(a, k)] for a in plain for k, _ in extra]
 
 
-def chosen(s: GameState, kind: int, card: int, target: int, k: int) -> int:
-    """The unit a copy action ``#k`` takes: the side is the one whose unit the action names."""
+def chosen(s: GameState, a: Action) -> int:
+    """The unit a copy action (``a.copy`` >= 1) takes: the ``a.copy``-th copy on the side whose
+    unit the action names. Handlers call it only for copy actions (``a.copy``), so that the
+    plain actions of the hot path pay one attribute test."""
+    kind, card, target, k = a.kind, a.card, a.target, a.copy
     attacker = s.player
     if kind in (Kind.FORM_GROUND, Kind.FORM_SPACE, Kind.ADD):
         return nth(s, attacker, card, k)

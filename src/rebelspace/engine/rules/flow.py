@@ -27,10 +27,12 @@ from ..events import ExtraAttackPhase, NoAttack, NoAttacker, TurnStarted
 from ..options import FIRST_PLAYERS
 from ..steps import BLOCK, CASUALTY, DEPLOY, DISCARD, DRAW, END, FORM, ION, TARGET, TRICKS
 from . import attack, battle, turn
+from .copies import chosen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ..actions import Action
     from ..state import GameState
 
 
@@ -83,8 +85,8 @@ def begin_turn(s: GameState, player: int) -> None:
         s.emit(TurnStarted(s.turn, player, (len(s.deck[0]), len(s.deck[1]))))
 
 
-def do_draw(s: GameState, _card: int, _group: int, _target: int, n: int) -> None:
-    turn.draw(s, n)
+def do_draw(s: GameState, a: Action) -> None:
+    turn.draw(s, a.count)
     if s.outcome is None:
         begin_attack(s)
 
@@ -98,12 +100,12 @@ def begin_deploy(s: GameState) -> None:
     s.extra_attacks = 0
 
 
-def do_done_deploying(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_done_deploying(s: GameState, _a: Action) -> None:
     s.step = END
     s.to_move = s.player
 
 
-def do_end_turn(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_end_turn(s: GameState, _a: Action) -> None:
     if turn.over_hand_limit(s):  # R25
         s.step = DISCARD
         s.to_move = s.player
@@ -111,8 +113,8 @@ def do_end_turn(s: GameState, _card: int, _group: int, _target: int, _n: int) ->
     _next_turn(s)
 
 
-def do_discard(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
-    turn.discard(s, card)
+def do_discard(s: GameState, a: Action) -> None:
+    turn.discard(s, a.card)
     if not turn.over_hand_limit(s):
         _next_turn(s)
 
@@ -136,13 +138,13 @@ def begin_attack(s: GameState) -> None:
         begin_deploy(s)
 
 
-def do_no_attack(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_no_attack(s: GameState, _a: Action) -> None:
     if s.events is not None:
         s.emit(NoAttack(s.player))
     begin_deploy(s)
 
 
-def do_attack(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_attack(s: GameState, _a: Action) -> None:
     attack.announce_attack(s)
     _begin_ion(s)
 
@@ -167,12 +169,12 @@ def _begin_ion(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_ION_SHOT, 1 - s.player, attack.legal_ion, _begin_block)
 
 
-def do_ion(s: GameState, card: int, group: int, _target: int, _n: int) -> None:
-    attack.fire_ion_cannon(s, card, group)
+def do_ion(s: GameState, a: Action) -> None:
+    attack.fire_ion_cannon(s, a.card, a.group)
     _begin_ion(s)
 
 
-def do_ion_hold(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_ion_hold(s: GameState, _a: Action) -> None:
     _begin_block(s)
 
 
@@ -180,7 +182,7 @@ def _begin_block(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_BLOCK, 1 - s.player, attack.legal_block, _begin_target)
 
 
-def do_done_blocking(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_done_blocking(s: GameState, _a: Action) -> None:
     _begin_target(s)
 
 
@@ -188,12 +190,12 @@ def _begin_target(s: GameState) -> None:
     _ask_unless_done_is_all(s, Automation.NO_TARGET, s.player, attack.legal_target, _begin_tricks)
 
 
-def do_target(s: GameState, card: int, group: int, _target: int, zone: int, unit: int = -1) -> None:
-    attack.choose_target(s, card, group, zone, unit)
+def do_target(s: GameState, a: Action) -> None:
+    attack.choose_target(s, a.card, a.group, a.zone, chosen(s, a) if a.copy else -1)
     _begin_target(s)
 
 
-def do_done_targeting(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_done_targeting(s: GameState, _a: Action) -> None:
     _begin_tricks(s)
 
 
@@ -208,15 +210,13 @@ def _begin_tricks(s: GameState) -> None:
     s.passes = 0
 
 
-def do_play_trick(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
-    attack.play_trick(s, card)
+def do_play_trick(s: GameState, a: Action) -> None:
+    attack.play_trick(s, a.card)
     _answer_trick(s)
 
 
-def do_play_psion(
-    s: GameState, card: int, _group: int, hero_type: int, _n: int, unit: int = -1
-) -> None:
-    attack.play_psion(s, card, hero_type, unit)
+def do_play_psion(s: GameState, a: Action) -> None:
+    attack.play_psion(s, a.card, a.target, chosen(s, a) if a.copy else -1)
     _answer_trick(s)
 
 
@@ -226,7 +226,7 @@ def _answer_trick(s: GameState) -> None:
     s.to_move = 1 - s.to_move
 
 
-def do_pass(s: GameState, _card: int, _group: int, _target: int, _n: int) -> None:
+def do_pass(s: GameState, _a: Action) -> None:
     """R17: the window closes when both players pass in a row."""
     s.passes += 1
     if s.passes >= 2:
@@ -258,8 +258,8 @@ def _fight_battles(s: GameState) -> None:
     _end_attack(s)
 
 
-def do_pick(s: GameState, card: int, _group: int, _target: int, _n: int, unit: int = -1) -> None:
-    battle.pick(s, card, unit)
+def do_pick(s: GameState, a: Action) -> None:
+    battle.pick(s, a.card, chosen(s, a) if a.copy else -1)
     if not battle.eligible(s):  # Automation.NO_CASUALTY: the last pick that fitted
         s.cas = None
         _fight_battles(s)

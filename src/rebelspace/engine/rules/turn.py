@@ -20,9 +20,10 @@ from ..events import (
     Seen,
     StartingHand,
 )
-from .copies import copy_actions
+from .copies import chosen, copy_actions
 
 if TYPE_CHECKING:
+    from ..actions import Action
     from ..state import GameState
 
 
@@ -64,9 +65,9 @@ def max_draw(s: GameState, p: int) -> int:
 def legal_draw(s: GameState) -> list[int]:
     p = s.player
     deck = len(s.deck[p])
-    base = s.ctx.space.draw_base
+    draw_id = s.ctx.space.draw_id
     low = min(s.ctx.options.draw_min, deck)
-    return [base + k for k in range(low, min(max_draw(s, p), deck) + 1)]
+    return [draw_id[k] for k in range(low, min(max_draw(s, p), deck) + 1)]
 
 
 def draw(s: GameState, n: int) -> None:
@@ -109,7 +110,7 @@ def legal_deploy(s: GameState) -> list[int]:
             continue
         seen.add(ct)
         if t.is_unit[c]:
-            out.append(space.deploy_base + ct)
+            out.append(space.deploy_id[ct])
         elif t.is_attachment[c]:
             if heroes is None:
                 heroes = sorted(
@@ -124,7 +125,8 @@ def legal_deploy(s: GameState) -> list[int]:
     return out
 
 
-def do_deploy(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
+def do_deploy(s: GameState, a: Action) -> None:
+    card = a.card
     p = s.player
     c = s.take_from_hand(p, card)
     s.inactive[p].append(c)
@@ -133,11 +135,10 @@ def do_deploy(s: GameState, card: int, _group: int, _target: int, _n: int) -> No
         s.emit(Deployed(p, card))
 
 
-def do_attach(
-    s: GameState, card: int, _group: int, hero_type: int, _n: int, unit: int = -1
-) -> None:
+def do_attach(s: GameState, a: Action) -> None:
+    card, hero_type = a.card, a.target
     p = s.player
-    h = unit if unit >= 0 else find_in(s.active[p] + s.inactive[p], s, hero_type)
+    h = chosen(s, a) if a.copy else find_in(s.active[p] + s.inactive[p], s, hero_type)
     c = s.take_from_hand(p, card)
     s.att[h] = s.att[h] + (c,)
     s.points -= s.ctx.tables.cost[c]
@@ -179,16 +180,14 @@ def legal_end(s: GameState) -> list[int]:
     return out
 
 
-def do_play_end(s: GameState, card: int, _group: int, _target: int, _n: int) -> None:
+def do_play_end(s: GameState, a: Action) -> None:
     """An end-phase card played without a target (R27 Spies)."""
-    play_card(s, s.player, card, -1, -1)
+    play_card(s, s.player, a.card, -1, -1)
 
 
-def do_play_end_on(
-    s: GameState, card: int, _group: int, target: int, _n: int, unit: int = -1
-) -> None:
-    """An end-phase card played on a card type ``target`` (R26, R28, R29)."""
-    play_card(s, s.player, card, target, unit)
+def do_play_end_on(s: GameState, a: Action) -> None:
+    """An end-phase card played on a card type ``a.target`` (R26, R28, R29)."""
+    play_card(s, s.player, a.card, a.target, chosen(s, a) if a.copy else -1)
 
 
 def over_hand_limit(s: GameState) -> bool:
@@ -198,8 +197,8 @@ def over_hand_limit(s: GameState) -> bool:
 
 def legal_discard(s: GameState) -> list[int]:
     type_of = s.ctx.tables.type_of
-    base = s.ctx.space.discard_base
-    return [base + ct for ct in sorted({type_of[c] for c in s.hand[s.player]})]
+    discard_id = s.ctx.space.discard_id
+    return [discard_id[ct] for ct in sorted({type_of[c] for c in s.hand[s.player]})]
 
 
 def discard(s: GameState, card: int) -> None:
