@@ -462,7 +462,11 @@ export class GameController {
       const body = { action: actionId, version };
       const msg = await request("POST", `/api/games/${encodeURIComponent(this.gameId)}/actions`, { token, body });
       clearError();
-      if (msg && msg.type === "state") this.accept(seat, msg);
+      // The WebSocket push of this version usually came first: then the answer (built for a
+      // client holding no events, so its text differs) would only redraw the same state 150
+      // ms later, replacing the nodes under the player's next click. Only a newer one counts.
+      const held = this.messages.get(seat || "watch");
+      if (msg && msg.type === "state" && !(held && held.version >= msg.version)) this.accept(seat, msg);
     } catch (err) {
       // "stale": the game changed first (another tab, the opponent); the newer state shows it.
       if (err.code !== "stale") showError(`The server refused that: ${err.message}`);
