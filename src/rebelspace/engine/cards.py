@@ -301,15 +301,21 @@ def _check_side_index(side: int) -> int:
     return side
 
 
+@functools.cache
+def _packaged_file() -> tuple[str, bytes]:
+    """The packaged ``data/cards.toml``: its name for messages, and its bytes (read once)."""
+    resource = resources.files("rebelspace").joinpath("data", "cards.toml")
+    source = str(resource)
+    try:
+        return source, resource.read_bytes()
+    except OSError as exc:  # a broken install, not a designer's mistake, but say so clearly
+        raise CardDataError(f"{source}: cannot read packaged card file: {exc}") from exc
+
+
 def load_cards(path: str | os.PathLike[str] | None = None) -> CardDB:
     """Load and validate a card file; ``None`` means the packaged ``data/cards.toml``."""
     if path is None:
-        resource = resources.files("rebelspace").joinpath("data", "cards.toml")
-        source = str(resource)
-        try:
-            raw = resource.read_bytes()
-        except OSError as exc:  # a broken install, not a designer's mistake, but say so clearly
-            raise CardDataError(f"{source}: cannot read packaged card file: {exc}") from exc
+        source, raw = _packaged_file()
     else:
         source = os.fspath(path)
         try:
@@ -353,7 +359,7 @@ def canonical_key(card: CardType) -> tuple[int, int, str]:
 def _printed_order() -> dict[str, int]:
     """Name -> position in the packaged card list, read without building a database (it is
     the reference of :func:`canonical_key`, which building a database needs)."""
-    raw = resources.files("rebelspace").joinpath("data", "cards.toml").read_bytes()
+    _, raw = _packaged_file()
     rows = tomllib.loads(raw.decode("utf-8")).get("card", [])
     names = [
         row["name"] for row in rows if isinstance(row, dict) and isinstance(row.get("name"), str)
