@@ -7,7 +7,8 @@ Each game is a hot-seat game of the server (``GameServer`` on a temporary SQLite
 seed 1..GAMES, both seats playing uniformly random legal actions (``random.Random(seed)``);
 games that end before the ply are left out (and counted). At the ply, each seat's message is
 measured two ways: as a WebSocket push (the client holds the events up to the previous
-message: ``since``) and whole (no ``since``: the first message of a connection, or a REST read
+message, ``since``, and that message itself, so the push is a delta that carries what
+changed: docs/protocol.md, "What a message carries") and whole (no ``since``: a REST read
 without it). Sizes are bytes of the UTF-8 JSON text; printed are the median, the 95th
 percentile and the largest, and how many are at most the target.
 """
@@ -25,7 +26,7 @@ from typing import Any
 from rebelspace.server.games import Since
 from rebelspace.server.loadtest import percentile
 from rebelspace.server.manager import GameServer, NewGame
-from rebelspace.server.messages import state_text
+from rebelspace.server.messages import Message, build_state, state_text
 from rebelspace.server.store import Store
 
 TARGET = 5 * 1024
@@ -43,12 +44,14 @@ def measure(games: int, ply: int) -> dict[str, Any]:
                 rng = random.Random(seed)
                 session, _seats, _invite = server.create(NewGame("hotseat", seed=seed))
                 since: dict[int, Since | None] = {0: None, 1: None}
+                held: dict[int, Message | None] = {0: None, 1: None}
                 while session.plies < ply and not session.over:
                     seat = session.state.to_move
                     session.commit(rng.choice(session.state.legal_actions()), seat, store)
                     for p in (0, 1):
+                        text, held[p] = build_state(session, p, since[p], held[p])
                         if session.plies == ply:
-                            pushed.append(len(state_text(session, p, since[p]).encode()))
+                            pushed.append(len(text.encode()))
                             whole.append(len(state_text(session, p).encode()))
                         since[p] = (len(session.events_json(p)), session.version)
                 server.sessions.clear()  # one game in memory at a time

@@ -42,7 +42,12 @@ def inline_refs(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     if ref is None:
         return out
     assert ref.startswith("#/$defs/"), ref
-    target = inline_refs(defs[ref.removeprefix("#/$defs/")], defs, depth + 1)
+    # A JSON pointer into the definitions: "#/$defs/view" or "#/$defs/view/properties/turn".
+    name, *path = ref.removeprefix("#/$defs/").split("/")
+    found = defs[name]
+    for key in path:
+        found = found[key]
+    target = inline_refs(found, defs, depth + 1)
     siblings = {k: v for k, v in out.items() if k != "description"}
     return {**target, **out} if not siblings else {"allOf": [target], **out}
 

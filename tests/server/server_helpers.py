@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from rebelspace.engine import GameState, event_json, load_scenario, replay
 from rebelspace.server.forecast import battle_forecast
-from rebelspace.server.messages import state_message
+from rebelspace.server.messages import DELTA_FIELDS, state_message
 from tests.server.schema_helpers import check_schema
 
 SEATS = ("rebel", "imperial")
@@ -96,8 +96,12 @@ def states_by_version(record: dict[str, Any]) -> list[GameState]:
 
 
 def expected_view(game: GameState, seat: str | None) -> Any:
+    """The view as the protocol sends it: the engine's, without ``legal_actions`` (a state
+    message carries them once, as ``legal``)."""
     view = game.public_view() if seat is None else game.view(SEATS.index(seat))
-    return json.loads(json.dumps(view.to_dict()))
+    expected = json.loads(json.dumps(view.to_dict()))
+    expected.pop("legal_actions")
+    return expected
 
 
 def expected_events(game: GameState, seat: str | None) -> Any:
@@ -107,6 +111,39 @@ def expected_events(game: GameState, seat: str | None) -> Any:
     names = tuple(t.name for t in game.cards)
     events = [{**event_json(e, names), "seq": i} for i, e in enumerate(game.visible_events(player))]
     return json.loads(json.dumps(events))
+
+
+class HeldView:
+    """One WebSocket client's last state message, as web/api.js keeps it: after a
+    connection's first state message, a push is a ``delta`` that leaves out what did not
+    change since the previous one, put back here from it (docs/protocol.md)."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, Any] | None = None
+
+    def whole(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """``msg`` as its client reads it: a state message whole (validated first as it was
+        sent); any other message unchanged."""
+        if msg.get("type") != "state":
+            return msg
+        check_schema(msg)
+        whole = {k: v for k, v in msg.items() if k != "delta"}
+        if msg.get("delta"):
+            last = self.last
+            assert last is not None, "a connection's first state message is whole"
+            assert msg["seat"] == last["seat"], "a delta is of the same seat's messages"
+            whole |= {k: last[k] for k in DELTA_FIELDS if k not in msg}
+            view = whole["view"] = {**last["view"], **msg["view"]}
+            for side in ("you", "opponent"):
+                view[side] = {**last["view"][side], **msg["view"].get(side, {})}
+        self.last = whole
+        return whole
+
+
+def whole_views(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One connection's messages, in the order received, with whole views (``HeldView``)."""
+    held = HeldView()
+    return [held.whole(m) for m in messages]
 
 
 def check_state_message(
@@ -124,7 +161,7 @@ def check_state_message(
     ended = msg["result"] is not None and msg["result"]["reason"] != "rules"
     expected = expected_view(game, seat)
     if ended:  # resign, time or a claim: the engine's game goes on, nobody decides any more
-        expected.update(to_move=None, legal_actions=[])
+        expected.update(to_move=None)
     # The events (and their log lines, one each) from events_from on: what the client lacks.
     start = msg["events_from"]
     expected["log"] = expected["log"][start:]
@@ -143,7 +180,10 @@ def check_state_message(
     mine = not ended and seat is not None and game.to_move == SEATS.index(seat)
     assert [a["id"] for a in msg["legal"]] == (game.legal_actions() if mine else [])
     assert [a["text"] for a in msg["legal"]] == [game.action_text(a["id"]) for a in msg["legal"]]
-    assert msg["legal"] == msg["view"]["legal_actions"]  # structured, as the view has them
+    view = game.view(SEATS.index(seat)) if seat is not None else None
+    if mine and view is not None:  # structured, as the engine's view has them
+        assert msg["legal"] == json.loads(json.dumps(view.to_dict()))["legal_actions"]
+    assert "legal_actions" not in msg["view"]  # sent once, as `legal` (issue 33)
     allowed = {
         "type",
         "game_id",
@@ -190,10 +230,14 @@ def check_steps(msg: dict[str, Any], games: list[GameState]) -> None:
     for step in msg["steps"]:
         game = games[step["ply"]]
         expected = expected_view(game, seat)
-        expected.update(log=[], legal_actions=[])
-        assert step["view"] == expected
         assert step["events_to"] == len(game.visible_events(player)) > msg["events_from"]
         view = game.public_view() if seat is None else game.view(SEATS.index(seat))
+        if step["view"] is None:  # the newest ply's step: its view is the message's own
+            assert step["forecast"] is None and step["ply"] == msg["plies"]
+            assert msg["view"] == {**expected, "log": msg["view"]["log"]}
+            continue
+        expected.update(log=[])
+        assert step["view"] == expected
         assert step["forecast"] == battle_forecast(view, game.ctx.options.tie)
 
 

@@ -21,6 +21,7 @@ from tests.server.server_helpers import (
     expected_events,
     states_by_version,
     tokens,
+    whole_views,
 )
 from tests.server.ws_helpers import play_over_websockets
 
@@ -47,7 +48,7 @@ def test_a_websocket_is_sent_each_event_once_and_holds_the_whole_stream(
     games = final_games(client, gid)
     for name, messages in received.items():
         seat = None if name.startswith("spectator") else name
-        mine = [m for m in messages if m["type"] == "state" and m["seat"] == seat]
+        mine = [m for m in whole_views(messages) if m["type"] == "state" and m["seat"] == seat]
         held: list[dict[str, Any]] = []
         for msg in mine:
             check_state_message(msg, games)

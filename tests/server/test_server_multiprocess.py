@@ -24,7 +24,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from tests.server import postgres
-from tests.server.server_helpers import check_state_message, expected_events
+from tests.server.server_helpers import HeldView, check_state_message, expected_events
 from tests.server.server_process import ServerProcess
 
 QUIET = 120.0  # seconds a client may hear nothing before the test fails (a loaded machine)
@@ -142,9 +142,10 @@ async def follow(
 ) -> bool:
     """The messages of one connection; True once the game is over (or long enough)."""
     acted = -1
+    held = HeldView()  # a connection's first state message is whole, later ones what changed
     while True:
         text = await asyncio.wait_for(ws.recv(), QUIET)
-        msg = json.loads(text)
+        msg = held.whole(json.loads(text))
         assert msg["type"] != "error", (client.name, msg)
         if msg["type"] != "state":
             continue

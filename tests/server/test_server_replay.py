@@ -35,8 +35,10 @@ def play_to_the_end(client: TestClient, gid: str, toks: dict[str, str], seed: in
 
 def whole_position(game: GameState, logged: int) -> Any:
     """The engine's position with nothing hidden: the public view, both hands (each as its
-    player sees it), and the full log's lines from ``logged`` on (a frame's own lines)."""
+    player sees it), and the full log's lines from ``logged`` on (a frame's own lines); no
+    legal actions (no view on the wire has them, docs/protocol.md)."""
     view = game.public_view().to_dict()
+    del view["legal_actions"]
     view["you"]["hand"] = game.view(0).you.hand
     view["opponent"]["hand"] = game.view(1).you.hand
     view["log"] = game.log_lines(None)[logged:]

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.server_helpers import create, state, tokens
+from tests.server.server_helpers import HeldView, create, state, tokens
 from tests.server.server_process import HTTP, ServerProcess
 from tests.server.ws_helpers import receive_until
 
@@ -98,19 +98,23 @@ def test_the_opponent_is_told_of_a_disconnect_and_the_seat_resumes(client: TestC
     code = created["invite"].rsplit("/", 1)[1]
     rebel = client.post(f"/api/games/{gid}/join", json={"invite": code}).json()["token"]
     with client.websocket_connect(f"/api/games/{gid}/ws?token={imperial}") as watcher:
-        assert watcher.receive_json()["type"] == "state"
+        held = HeldView()  # the watcher's view: its pushes carry what changed
+        assert held.whole(watcher.receive_json())["type"] == "state"
         with client.websocket_connect(f"/api/games/{gid}/ws?token={rebel}") as ws:
             ws.receive_json()
-            assert receive_until(watcher, "opponent") == {"type": "opponent", "connected": True}
-            msg = receive_until(watcher, "state")
+            assert receive_until(watcher, "opponent", held) == {
+                "type": "opponent",
+                "connected": True,
+            }
+            msg = receive_until(watcher, "state", held)
             assert msg["seats"]["rebel"]["connected"]
             ws.send_json({"type": "action", "action": "draw 2", "version": 0})
             assert receive_until(ws, "state")["version"] == 1
-        assert receive_until(watcher, "opponent") == {"type": "opponent", "connected": False}
+        assert receive_until(watcher, "opponent", held) == {"type": "opponent", "connected": False}
         # The game waits: the seat is kept, and the token still opens it.
-        msg = receive_until(watcher, "state")
+        msg = receive_until(watcher, "state", held)
         while msg["version"] < 1 or msg["seats"]["rebel"]["connected"]:
-            msg = receive_until(watcher, "state")
+            msg = receive_until(watcher, "state", held)
         assert msg["seats"]["rebel"]["taken"] and msg["view"]["to_move"] == "rebel"
         with client.websocket_connect(f"/api/games/{gid}/ws?token={rebel}") as ws:
             again = ws.receive_json()

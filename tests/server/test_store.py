@@ -30,6 +30,7 @@ from tests.server.server_helpers import (
     expected_events,
     states_by_version,
     tokens,
+    whole_views,
 )
 from tests.server.server_process import HTTP, ServerProcess
 from tests.server.ws_helpers import play_over_websockets
@@ -165,7 +166,7 @@ def test_a_whole_game_over_websockets_on_each_store(store_db: str) -> None:
         received = play_over_websockets(client, gid, tokens(created), seed=4, spectators=1)
         games = states_by_version(client.get(f"/api/games/{gid}/record").json())
         for messages in received.values():
-            for msg in messages:
+            for msg in whole_views(messages):
                 if msg["type"] == "state":
                     check_state_message(msg, games)
     with TestClient(create_app(store_db)) as client:  # opened again: the game is there

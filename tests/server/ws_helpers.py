@@ -11,13 +11,18 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.server.server_helpers import HeldView
+
 Messages = dict[str, list[dict[str, Any]]]
 
 
-def receive_until(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` on a test client's WebSocket (others are skipped)."""
+def receive_until(ws: Any, kind: str, held: HeldView | None = None) -> dict[str, Any]:
+    """The next message of type ``kind`` on a test client's WebSocket (others are skipped);
+    with ``held``, the connection's view, each state message with its whole view."""
     for _ in range(50):
         msg: dict[str, Any] = ws.receive_json()
+        if held is not None:
+            msg = held.whole(msg)
         if msg["type"] == kind:
             return msg
     raise AssertionError(f"no {kind} message")

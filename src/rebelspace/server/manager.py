@@ -37,7 +37,7 @@ from .games import (
     stale,
 )
 from .limits import ClientLimits, TokenBuckets
-from .messages import state_text
+from .messages import Message, Pushed, build_state, state_text
 from .store import MyGame, StaleVersionError, Store, hash_token
 
 log = logging.getLogger("rebelspace.server")
@@ -59,6 +59,9 @@ class Connection:
     # What the client holds of the seat's event stream (None: nothing known yet): each state
     # message sent carries only the events after it, then moves it on.
     since: Since | None = None
+    # The last state message sent (None: none yet): the next one carries only what changed
+    # (messages.build_state), which the client puts together with the one it holds.
+    held: Message | None = None
     outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     closed: bool = False
     close_code: int = 1000  # the WebSocket close code the writer sends
@@ -440,9 +443,7 @@ class GameServer:
 
     # --- actions and undo
 
-    def act(
-        self, session: Session, seat: int, action: object, version: object
-    ) -> dict[tuple[int | None, int], str]:
+    def act(self, session: Session, seat: int, action: object, version: object) -> Pushed:
         """Apply and store a seat's action chosen at ``version``, push the new state; returns
         the messages pushed (``broadcast``), which the REST answer may reuse (``answer``)."""
         self.check_flag(session)  # a decision after the flag fell is too late
@@ -457,12 +458,12 @@ class GameServer:
         session: Session,
         seat: int | None,
         since: Since | None,
-        texts: dict[tuple[int | None, int], str] | None = None,
+        texts: Pushed | None = None,
     ) -> str:
         """The state message of a REST answer, for a client that holds ``since`` of the seat's
         events: one of the messages just pushed if it is the same, else built."""
-        key = (seat, session.events_start(seat, since))
-        return (texts or {}).get(key) or state_text(session, seat, since)
+        built = (texts or {}).get((seat, session.events_start(seat, since), 0))
+        return state_text(session, seat, since) if built is None else built[0]
 
     def request_undo(self, session: Session, seat: int, version: object = None) -> None:
         """Undo against the computer, a request to the other player otherwise. With a
@@ -801,18 +802,24 @@ class GameServer:
         """A spectator's connection authenticated as ``seat``: from now on it is the seat's
         (a seat's stream is not the spectator's: ``since`` is the client's of the seat's)."""
         session.connections.discard(conn)
-        conn.seat, conn.since = seat, since
+        conn.seat, conn.since, conn.held = seat, since, None  # the seat's own message, whole
         self._join(session, conn)
 
-    def _push(self, session: Session, conn: Connection, texts: dict[Any, str]) -> None:
-        """The state message to one connection, with the events it is missing; ``texts``
-        holds the messages built so far, by (seat, first event), so each is built once."""
-        key = (conn.seat, session.events_start(conn.seat, conn.since))
-        text = texts.get(key)
-        if text is None:
-            text = texts[key] = state_text(session, conn.seat, conn.since)
-        conn.send(text)
+    def _push(self, session: Session, conn: Connection, texts: Pushed) -> None:
+        """The state message to one connection, with the events it is missing and, after
+        its first, only what changed since its last message (``build_state``'s delta);
+        ``texts`` holds the messages built so far, by seat, first event and message held
+        (0: none), so each is built once: a seat's connections sent the same messages
+        share them."""
+        held = conn.held
+        start = session.events_start(conn.seat, conn.since)
+        key = (conn.seat, start, 0 if held is None else id(held))
+        built = texts.get(key)
+        if built is None:
+            built = texts[key] = build_state(session, conn.seat, conn.since, held)
+        conn.send(built[0])
         conn.since = (len(session.events_json(conn.seat)), session.version)
+        conn.held = built[1]
 
     def _join(self, session: Session, conn: Connection) -> None:
         seat = conn.seat
@@ -846,13 +853,11 @@ class GameServer:
             if conn.seat == seat:
                 conn.send(text)
 
-    def broadcast(
-        self, session: Session, skip: Connection | None = None
-    ) -> dict[tuple[int | None, int], str]:
+    def broadcast(self, session: Session, skip: Connection | None = None) -> Pushed:
         """A fresh state to every connection, each with its own seat's view and the events it
         has not had (built once per seat and first event, not per connection). Returns the
         messages built, by (seat, first event)."""
-        texts: dict[tuple[int | None, int], str] = {}
+        texts: Pushed = {}
         for conn in list(session.connections):
             if conn is not skip:
                 self._push(session, conn, texts)

@@ -10,16 +10,35 @@ from typing import Any
 
 from rebelspace.engine import RulesOptions
 from rebelspace.engine.cache import per_object
+from rebelspace.engine.views import PlayerView
 
 from .forecast import battle_forecast
 from .games import SEATS, Session, Since, invite_path
 
+# A state message before it is serialised (its view a PlayerView): what a connection was sent
+# last, which the next push is compared with (build_state).
+Message = dict[str, Any]
+# The state messages pushed by one change, by (seat, first event, id of the message the
+# client held: 0 for none), each with that message: built once per key (manager.broadcast).
+Pushed = dict[tuple[int | None, int, int], tuple[str, Message]]
+
 
 def state_text(session: Session, seat: int | None, since: Since | None = None) -> str:
-    """The state message for a seat (None: a spectator) as JSON text. It holds only the
-    seat's own view (R5), or the public view for a spectator, and of the seat's events
-    (and log lines, one per event) those from ``events_from``: the ones after what the
-    client holds (``since``, see ``events_start``)."""
+    """The state message for a seat (None: a spectator) as JSON text: ``build_state`` for a
+    client that holds no view (a REST answer, a connection's first message)."""
+    return build_state(session, seat, since)[0]
+
+
+def build_state(
+    session: Session, seat: int | None, since: Since | None = None, held: Message | None = None
+) -> tuple[str, Message]:
+    """The state message for a seat (None: a spectator) as JSON text, and the view it
+    carries. It holds only the seat's own view (R5), or the public view for a spectator,
+    and of the seat's events (and log lines, one per event) those from ``events_from``: the
+    ones after what the client holds (``since``, see ``events_start``). With ``held``, the
+    message this client was sent last (a WebSocket's previous one, for the same seat), it
+    is a ``delta``: the fields of ``DELTA_FIELDS`` equal to ``held``'s are left out, and of
+    the view the parts equal to ``held``'s (``view_changes``)."""
     state = session.state
     view = state.public_view() if seat is None else state.view(seat)
     start = session.events_start(seat, since)
@@ -45,7 +64,9 @@ def state_text(session: Session, seat: int | None, since: Since | None = None) -
         },
         "version": session.version,
         "plies": session.plies,
-        "view": view,  # serialised by json_fields: same as view.to_dict(), without its copies
+        # Serialised by json_fields: view.to_dict() without its copies and without
+        # legal_actions, which the message carries once, as `legal`.
+        "view": view,
         "legal": view.legal_actions,
         "undo": {
             "pending_from": None if session.undo is None else SEATS[session.undo.seat],
@@ -64,7 +85,7 @@ def state_text(session: Session, seat: int | None, since: Since | None = None) -
         "rules": rules_json(state.ctx.options),
         "forecast": battle_forecast(view, state.ctx.options.tie),
         # The seat's views after each of the newest plies: the table's playback (web).
-        "steps": steps_json(session, seat, start),
+        "steps": steps_json(session, seat, start, view),
     }
     if seat is not None:
         wait = session.claim_in_ms(seat)
@@ -80,24 +101,69 @@ def state_text(session: Session, seat: int | None, since: Since | None = None) -
         and session.token_hashes[1 - seat] is None
     ):
         msg["invite"] = invite_path(session.id, session.row.invite)
-    return json.dumps(msg, default=json_fields, separators=(",", ":"))
+    sent = msg if held is None or held["seat"] != msg["seat"] else delta(msg, held)
+    return json.dumps(sent, default=json_fields, separators=(",", ":")), msg
 
 
-def steps_json(session: Session, seat: int | None, start: int) -> list[dict[str, Any]]:
+# What a push leaves out when it equals the connection's previous message (issue 33: a
+# message carries what is new): the fields that change rarely. The others are always sent:
+# the ids and counters, the decision (`legal`), the new events and steps, the end.
+DELTA_FIELDS = ("seats", "undo", "result", "clock", "claim", "rematch", "rules", "forecast")
+
+
+def delta(msg: Message, held: Message) -> Message:
+    """``msg`` as a push to a client that holds ``held``: ``delta`` true, the fields of
+    ``DELTA_FIELDS`` equal to ``held``'s left out, the view's parts too (``view_changes``).
+    The client puts back what is left out from the message it holds (web/api.js)."""
+    out = {k: v for k, v in msg.items() if k not in DELTA_FIELDS or v != held[k]}
+    out["view"] = view_changes(msg["view"], held["view"])
+    out["delta"] = True
+    return out
+
+
+# The view's parts compared one level further down: a side's hand, zones and discard pile
+# change one at a time (a deployment changes the hand and the active zone, not the rest).
+_BY_PART = ("you", "opponent")
+
+
+def view_changes(view: PlayerView, held: PlayerView) -> dict[str, Any]:
+    """The parts of ``view`` that differ from ``held`` (the view the client holds), and of
+    ``you`` and ``opponent`` the parts of those that differ: a part left out is ``held``'s.
+    The log is always sent: it holds only the new events' lines."""
+    changed: dict[str, Any] = {}
+    for name, now in json_fields(view).items():
+        if name == "log" or now != getattr(held, name):
+            changed[name] = now
+    for name in _BY_PART:
+        if name in changed:
+            before = json_fields(getattr(held, name))
+            changed[name] = {k: v for k, v in json_fields(changed[name]).items() if v != before[k]}
+    return changed
+
+
+def steps_json(
+    session: Session, seat: int | None, start: int, shown: PlayerView
+) -> list[dict[str, Any]]:
     """The playback's frames for a seat's events from ``start``: for each kept ply that
     added events to the seat's stream, the seat's own view after that ply (R5: the
     engine's per-player view, never more) and its forecast; ``events_to``: the stream's
-    length after the ply, so event ``seq`` belongs to the first step with a larger one."""
+    length after the ply, so event ``seq`` belongs to the first step with a larger one.
+    The newest ply's step has ``view`` and ``forecast`` null: they are the message's own
+    (``shown``), which would otherwise be sent twice (issue 33: the message's size)."""
     column = 2 if seat is None else seat
     tie = session.state.ctx.options.tie
-    out = []
+    out: list[dict[str, Any]] = []
     for ply in sorted(session.views_after):
         if ply > session.plies:
             continue
         end, before = session.stream_ends[ply][column], session.stream_ends[ply - 1][column]
         if end <= max(start, before):
             continue
-        view = replace(session.views_after[ply][column], log=(), legal_actions=())
+        kept = session.views_after[ply][column]
+        if ply == session.plies and replace(kept, log=shown.log) == shown:
+            out.append({"ply": ply, "events_to": end, "view": None, "forecast": None})
+            continue
+        view = replace(kept, log=(), legal_actions=())
         forecast = battle_forecast(view, tie)
         out.append({"ply": ply, "events_to": end, "view": view, "forecast": forecast})
     return out
@@ -132,13 +198,20 @@ def rules_json(options: RulesOptions) -> dict[str, Any]:
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
+# Fields the wire leaves out of a dataclass: a state message carries the seat's legal
+# actions once, as its `legal` (docs/protocol.md), and a step or a replay has none.
+_NOT_SENT: dict[type, frozenset[str]] = {PlayerView: frozenset({"legal_actions"})}
+
 
 def json_fields(obj: object) -> dict[str, Any]:
     """JSON for the view's frozen dataclasses: their fields in order, as ``asdict`` gives them
-    (tuples become lists either way), but without ``asdict``'s deep copies (4x faster)."""
+    (tuples become lists either way), but without ``asdict``'s deep copies (4x faster), and
+    without the fields of ``_NOT_SENT``."""
     names = _FIELD_NAMES.get(type(obj))
     if names is None:
         if not is_dataclass(obj) or isinstance(obj, type):
             raise TypeError(f"cannot serialise {type(obj).__name__}")
-        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in fields(obj))
+        left_out = _NOT_SENT.get(type(obj), frozenset())
+        names = tuple(f.name for f in fields(obj) if f.name not in left_out)
+        _FIELD_NAMES[type(obj)] = names
     return {name: getattr(obj, name) for name in names}

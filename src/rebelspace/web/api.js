@@ -105,6 +105,9 @@ export function forgetGame(gameId) {
 
 // ---- WebSocket -------------------------------------------------------------------------------
 
+/** The fields a delta leaves out when unchanged (server/messages.py DELTA_FIELDS). */
+const DELTA_FIELDS = ["seats", "undo", "result", "clock", "claim", "rematch", "rules", "forecast"];
+
 /**
  * Keep a WebSocket to one game open: reconnects with back-off when the connection drops
  * (e.g. the server restarted), and reports "open"/"closed" so the page can say so.
@@ -122,9 +125,25 @@ export function openSocket(gameId, token, onMessage, onStatus) {
   // reconnect says what it holds so the server sends only what is missing.
   const stream = { events: [], log: [], version: null };
   const held = () => (stream.version === null ? {} : { since: stream.events.length, since_version: stream.version });
+  // After its first state message a connection is sent deltas: the fields that did not
+  // change since the previous one are left out, and of the view the parts that did not
+  // (docs/protocol.md, "What a message carries"). They are put back here from that message.
+  let last = null;
+
+  function complete(data) {
+    if (data.delta && last) {
+      for (const name of DELTA_FIELDS) if (!(name in data)) data[name] = last[name];
+      const view = data.view;
+      for (const part of Object.keys(last.view)) if (!(part in view)) view[part] = last.view[part];
+      for (const side of ["you", "opponent"]) if (view[side] !== last.view[side]) view[side] = { ...last.view[side], ...view[side] };
+    }
+    delete data.delta;
+    last = data;
+  }
 
   function whole(data) {
     if (data.type !== "state" || typeof data.events_from !== "number") return;
+    complete(data);
     if (token && data.seat === null) return; // the spectator's state before auth: not our stream
     const keep = Math.min(data.events_from, stream.events.length);
     stream.events = stream.events.slice(0, keep).concat(data.events);
@@ -137,6 +156,7 @@ export function openSocket(gameId, token, onMessage, onStatus) {
   function connect() {
     const since = held();
     ws = new WebSocket(token || since.since === undefined ? url : `${url}?${new URLSearchParams(since)}`);
+    last = null; // a new connection's first message is whole
     ws.onopen = () => {
       if (token) send({ type: "auth", token, ...held() });
       delay = 500;

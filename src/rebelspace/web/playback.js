@@ -192,7 +192,10 @@ export class Playback {
       return;
     }
     if (!enabled || this.paceMs() <= 0) return;
-    const steps = (msg.steps || []).slice().sort((a, b) => a.events_to - b.events_to);
+    // The newest ply's step leaves its view and forecast out: they are the message's own.
+    const steps = (msg.steps || [])
+      .map((s) => (s.view ? s : { ...s, view: msg.view, forecast: msg.forecast }))
+      .sort((a, b) => a.events_to - b.events_to);
     const frameOf = (e) => steps.find((s) => s.events_to > e.seq) || null;
     const log = (msg.view && msg.view.log) || [];
     const queued = stepsFor(fresh, seat).map((e) => ({ event: e, frame: frameOf(e), log: log.slice(0, e.seq + 1), events: events.slice(0, e.seq + 1) }));
