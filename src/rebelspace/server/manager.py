@@ -1,5 +1,9 @@
 """The games of one server: creating, joining, acting, undo, connections and pushes.
 
+Over 500 lines: GameServer still holds every role (registry, clocks and claims, computer turns,
+the WebSocket hub, rematch); issue 34 asks for it split by role, not done yet.
+
+
 Sessions are loaded from the store on first use (so after a restart every game resumes when
 anyone asks for it), and the computer's turns run as background tasks whose decisions are
 computed off the event loop (``computer.py``).

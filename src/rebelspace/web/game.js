@@ -1,3 +1,5 @@
+// Over 500 lines: the Game class's state (messages per seat, hint, sending, focus) is shared
+// by all its methods; the table's drawing is in table.js, prompts in prompts.js.
 // One open game: its WebSocket(s), the latest state message per seat, hot-seat hand-overs,
 // and turning clicks on the table into the legal actions they stand for.
 
