@@ -2,11 +2,11 @@
 // Every number shown is the server's: the view's unit ratings, the groups' battle values and
 // damage (after Defense Shields), and the events' values of battles already fought.
 
+import { cap } from "./text.js";
 import { cardEl, cardInfo, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 import { eventText } from "./events.js";
 
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 
 /** Battle values of a group, as the view gives them (R13 with the R30 bonuses). */
 export function groupValues(group) {

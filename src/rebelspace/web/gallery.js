@@ -1,6 +1,7 @@
 // The card gallery (/cards): every card of both sides from GET /api/cards with its full text,
 // filtered by side and type and searched by words (issue 13).
 
+import { cap } from "./text.js";
 import { request } from "./api.js";
 import { h } from "./dom.js";
 import { artCreditEl, cardEl, typeLabel } from "./cards.js";
@@ -19,7 +20,6 @@ const KINDS = [
   ["action", "Actions"],
 ];
 
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 const isUnitLike = (card) => card.kind !== "action";
 
 /** Everything the card says, as plain words, for the page (words.js: each keyword once). */

@@ -3,6 +3,7 @@
 // One open game: its WebSocket(s), the latest state message per seat, hot-seat hand-overs,
 // and turning clicks on the table into the legal actions they stand for.
 
+import { cap, other } from "./text.js";
 import { OWN, forCopy, menuLabel, placeOf } from "./actions.js";
 import { openSocket, request } from "./api.js";
 import { BattleMemory, groupValues } from "./battle.js";
@@ -15,8 +16,6 @@ import { attachText } from "./events.js";
 import { Playback, snapshot } from "./playback.js";
 import { renderTable } from "./table.js";
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const other = (seat) => (seat === "rebel" ? "imperial" : "rebel");
 
 const SETTINGS_KEY = "rebelspace.settings";
 /** An only choice (a lone "Pass") is made for the player after this long, unless they chose to confirm. */

@@ -1,11 +1,11 @@
 // "My recent games" (/games and the lobby): the games of the seat tokens this browser holds,
 // from POST /api/games/mine, and the links between the client's pages (issue 13).
 
+import { cap } from "./text.js";
 import { request, storedTokens } from "./api.js";
 import { h } from "./dom.js";
 import { resultText } from "./online.js";
 
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : "");
 
 /** A link that moves within the client without reloading the page. */
 export function pageLink(go, path, text, attrs = {}) {

@@ -3,13 +3,12 @@
 // and draws it anew with every state message; what must survive a redraw (a confirm step
 // asked, the seat link's panel open, when the clocks' values arrived) lives in this module.
 
+import { cap, other } from "./text.js";
 import { rememberRematch, request, seatLink } from "./api.js";
 import { h } from "./dom.js";
 import { showError } from "./errors.js";
 import { copy } from "./menu.js";
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const other = (seat) => (seat === "rebel" ? "imperial" : "rebel");
 const TICK_MS = 150;
 
 const bar = {

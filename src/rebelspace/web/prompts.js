@@ -1,6 +1,6 @@
 // Plain words for what is happening and what the player may do now.
+import { cap } from "./text.js";
 
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 
 const PHASE = {
   draw: "Draw phase",
