@@ -3,7 +3,6 @@
 Over 500 lines: one pair of short functions per subcommand, listed once in SUBCOMMANDS; each
 pair is independent, so the length costs a reader nothing.
 
-
 Each subcommand is one pair of functions: ``_add_<name>(subparsers)`` declares its arguments and
 ``_cmd_<name>(args) -> int`` runs it. They are listed once in ``SUBCOMMANDS``, so adding a
 command is adding one entry there. Commands print to stdout, report bad input to stderr and

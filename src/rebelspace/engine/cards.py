@@ -4,7 +4,6 @@ Over 500 lines: the card file's validation is most of it: one check per field, e
 error message a designer reads; splitting loading from checking would put the schema in two
 places.
 
-
 The designer's card lists are the source of truth for deck contents (R1), so they live in a data
 file (``rebelspace/data/cards.toml``) that a designer can edit, not in code. This module loads
 that file (or rows of equivalent data), checks every field, and turns each printed line into a

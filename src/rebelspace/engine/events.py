@@ -3,7 +3,6 @@
 Over 500 lines: one small frozen record per event kind (about 30), each with its visibility and
 its words; they are read and extended together.
 
-
 The rules emit an event for each thing that happens (a draw, a deployment, a block, a battle's
 result, damage, the end of the game). ``GameState.apply`` returns the events one decision
 caused and the game keeps them all in ``GameState.events``. Everything readable is rendered

@@ -3,7 +3,6 @@
 Over 500 lines: it is the engine's whole public API (python-chess's Board is one module for the
 same reason); the rules are in rules/, the views in views.py.
 
-
 A ``GameState`` is a handful of flat lists of card instances (small integers, see
 ``tables.py``), so that copying it for tree search costs a few microseconds. The rules that
 change it live in ``rules/``, one module per part of the turn; this module only holds the

@@ -3,7 +3,6 @@
 Over 500 lines: one parser and handler per lab command, as in cli.py; the lab's logic is in its
 own modules.
 
-
 Registered in ``rebelspace.cli``, with the shared arguments of ``rebelspace.cliargs``; each
 ``add_*`` declares a parser and its handler, which returns an exit status (0 success, 2 bad
 input) and prints bad input to stderr. The lab is the ``lab`` extra (plots, progress bars):

@@ -3,7 +3,6 @@
 Over 500 lines: one short route per endpoint of docs/protocol.md, in the document's order; the
 routes only translate to GameServer calls.
 
-
 Routes only translate: they read the token and body, call the ``GameServer`` and turn a
 ``ServerError`` into ``{"error": code, "message": text}`` with its status. The OpenAPI document
 is at /openapi.json (browsable at /docs and /redoc when the app is created with ``docs=True``).

@@ -1,9 +1,8 @@
 """Game sessions: one live game in memory, what each seat may see (its view and its events),
+undo and its limits (read from the events each action caused).
 
 Over 500 lines: one class, Session, whose event streams, views after each ply, undo and clocks
 share the same per-game state; message building is in messages.py.
-
-undo and its limits (read from the events each action caused).
 
 A ``Session`` is rebuilt from its stored row by replaying the applied actions (the engine is
 deterministic), so the database is the only truth and memory is a cache of it. Everything here

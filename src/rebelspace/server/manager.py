@@ -3,7 +3,6 @@
 Over 500 lines: GameServer still holds every role (registry, clocks and claims, computer turns,
 the WebSocket hub, rematch); issue 34 asks for it split by role, not done yet.
 
-
 Sessions are loaded from the store on first use (so after a restart every game resumes when
 anyone asks for it), and the computer's turns run as background tasks whose decisions are
 computed off the event loop (``computer.py``).
@@ -859,8 +858,8 @@ class GameServer:
 
     def broadcast(self, session: Session, skip: Connection | None = None) -> Pushed:
         """A fresh state to every connection, each with its own seat's view and the events it
-        has not had (built once per seat and first event, not per connection). Returns the
-        messages built, by (seat, first event)."""
+        has not had (built once per seat, first event and message held, not per
+        connection). Returns the messages built (``Pushed``)."""
         texts: Pushed = {}
         for conn in list(session.connections):
             if conn is not skip:

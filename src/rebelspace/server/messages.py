@@ -163,7 +163,7 @@ def steps_json(
         if ply == session.plies and replace(kept, log=shown.log) == shown:
             out.append({"ply": ply, "events_to": end, "view": None, "forecast": None})
             continue
-        view = replace(kept, log=(), legal_actions=())
+        view = replace(kept, log=())  # no view on the wire has legal actions (_NOT_SENT)
         forecast = battle_forecast(view, tie)
         out.append({"ply": ply, "events_to": end, "view": view, "forecast": forecast})
     return out

@@ -3,7 +3,6 @@
 Over 500 lines: one SQLite schema with its migrations and the queries on it, kept together so a
 migration and the queries it changes are read side by side (pgstore.py is PostgreSQL's).
 
-
 A game is stored as what rebuilds it exactly: its seed, rules options, card data, mode, seats
 (token hashes, the computer's agent) and the list of applied action ids. The engine is
 deterministic, so replaying the actions gives the same state (``games.Session``). Card lists

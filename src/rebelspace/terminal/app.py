@@ -3,7 +3,6 @@
 Over 500 lines: a Textual App is one class whose widgets, bindings and handlers refer to each
 other; the drawing lives in show.py and the game loop in session.py already.
 
-
 A view over the same ``TerminalGame`` the line mode plays (``session``): the same numbered
 choices that stay put (``Keys``), the same answers typed (``resolve``), commands, undo, hint,
 saving before each question and the same computer; this module only draws the board and

@@ -3,7 +3,6 @@
 Over 500 lines: the line-mode game loop, its commands (hint, undo, save, rules) and its prompts
 share one TerminalGame object; drawing is in show.py.
 
-
 The person sees only their own view (R5) and the events they may see; the computer gets its
 own view. The table is shown when it changed under the person (at the start of their turn and
 after the computer's moves) and on ``table``; each decision is one question with numbered

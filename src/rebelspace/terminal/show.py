@@ -3,7 +3,6 @@
 Over 500 lines: one renderable per thing on the table (zones, battle, hand, log, card details),
 each short; they share the colour and width rules at the top, which a split would scatter.
 
-
 Everything shown comes from the person's view (R5) and the events they may see: numbers are
 the view's (current ratings, battle values, damage after shields, ``engine/values.py``) and
 the log lines are the engine's ``render_event``; nothing here works a rule out or reads text
