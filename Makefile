@@ -26,7 +26,7 @@ STAMP_SERVER := $(VENV)/.stamp-server
 STAMP_ALL := $(VENV)/.stamp-all
 ALL_EXTRAS := dev,server,lab,rl,ray,bench
 
-.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core js-deps postgresql serve constraints fast pure
+.PHONY: venv venv-core venv-server test test-quick play bench lint clean chromium axe-core js-deps js-check protocol-types postgresql serve constraints fast pure
 
 # The full development environment (what `make test` uses).
 venv: $(STAMP_ALL)
@@ -86,7 +86,7 @@ pure:
 # the same typed errors on both builds). The compiled build stays in place afterwards.
 # Installs every extra, and Debian's chromium for the browser tests (apt-get, so root on
 # Debian; see chromium below).
-test: $(STAMP_ALL) chromium js-deps postgresql
+test: $(STAMP_ALL) chromium js-deps js-check postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	$(MAKE) pure
@@ -105,16 +105,34 @@ postgresql:
 	test -x /usr/lib/postgresql/15/bin/initdb || (apt-get update && apt-get install -y postgresql)
 
 # The npm packages pinned in tests/web/js/package-lock.json: axe-core for the accessibility
-# tests (tests/web/axe.py) and the game-icons.net set that buildtools/card_art.py draws the
-# cards' art from (tests/test_card_art.py checks the shipped card-art.json against it). Build
-# and test inputs only: the package ships card-art.json and needs no npm. Fetched when either
-# is missing (a checkout from before the icon set was pinned has axe-core only).
-JS_DEPS := tests/web/js/node_modules/axe-core/axe.min.js tests/web/js/node_modules/@iconify-json/game-icons/icons.json
+# tests (tests/web/axe.py), the game-icons.net set that buildtools/card_art.py draws the
+# cards' art from (tests/test_card_art.py checks the shipped card-art.json against it), and
+# the browser client's checks (js-check below): eslint with @eslint/js and globals, typescript,
+# and json-schema-to-typescript (protocol-types below). Build and test inputs only: the
+# package ships card-art.json and needs no npm. Fetched when any is missing (a checkout from
+# before a package was pinned lacks it).
+JS_NODE := tests/web/js/node_modules
+JS_DEPS := $(JS_NODE)/axe-core/axe.min.js $(JS_NODE)/@iconify-json/game-icons/icons.json \
+	$(JS_NODE)/eslint/package.json $(JS_NODE)/@eslint/js/package.json $(JS_NODE)/globals/package.json \
+	$(JS_NODE)/typescript/package.json $(JS_NODE)/json-schema-to-typescript/package.json
 js-deps:
 	for f in $(JS_DEPS); do test -f $$f || { cd tests/web/js && npm ci --no-audit --no-fund; break; }; done
 axe-core: js-deps
 
-test-quick: $(STAMP_ALL) chromium js-deps postgresql
+# The browser client's own checks, without a browser: eslint (recommended rules), tsc --noEmit
+# over the // @ts-check modules (tests/web/js/tsconfig.json says which checks are on), and the
+# pure modules' unit tests (node --test, tests/web/js/*.test.mjs). Run here only, not again by
+# pytest. protocol.d.ts being up to date is tests/web/test_protocol_types.py's to check.
+js-check: js-deps
+	$(JS_NODE)/.bin/eslint --config tests/web/js/eslint.config.mjs src/rebelspace/web tests/web/js
+	cd tests/web/js && node_modules/.bin/tsc -p .
+	cd tests/web/js && node --test *.test.mjs
+
+# Rewrite src/rebelspace/web/protocol.d.ts after a change to docs/protocol.schema.json.
+protocol-types: js-deps
+	cd tests/web/js && node protocol-types.mjs > ../../../src/rebelspace/web/protocol.d.ts
+
+test-quick: $(STAMP_ALL) chromium js-deps js-check postgresql
 	$(BIN)/ruff check src tests examples benchmarks
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -n 2 -m "not slow"

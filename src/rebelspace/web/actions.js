@@ -1,3 +1,4 @@
+// @ts-check
 // Legal actions: the server sends each as structured fields (docs/protocol.md, the engine's
 // views.py `ActionView`): {id, kind, card, group, target, zone, n, text}. `card` and `target`
 // are card names, `group` is 1-based, `zone` is "active"/"inactive" for targets, `n` the

@@ -1,3 +1,4 @@
+// @ts-check
 // Talking to the server (docs/protocol.md): REST calls, the game WebSocket, and the seat
 // tokens kept in localStorage so a reload (or a server restart) finds the game again.
 
@@ -26,7 +27,7 @@ export async function request(method, path, { token = null, body = undefined } =
   } catch (err) {
     throw new ApiError(0, "network", `Cannot reach the server (${err.message}).`);
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {
@@ -109,6 +110,50 @@ export function forgetGame(gameId) {
 const DELTA_FIELDS = ["seats", "undo", "result", "clock", "claim", "rematch", "rules", "forecast"];
 
 /**
+ * A delta made whole again (docs/protocol.md, "What a message carries"): after its first state
+ * message a connection is sent deltas, which leave out the fields that did not change since the
+ * previous message, and of the view the parts that did not; they are put back from `last`, the
+ * previous message of the same connection made whole. Changes `data` in place and returns it.
+ * @param {any} data a state message as it came, whole or a delta
+ * @param {any} last the previous message, made whole (null: none yet)
+ * @returns {any}
+ */
+export function complete(data, last) {
+  if (data.delta && last) {
+    for (const name of DELTA_FIELDS) if (!(name in data)) data[name] = last[name];
+    const view = data.view;
+    for (const part of Object.keys(last.view)) if (!(part in view)) view[part] = last.view[part];
+    for (const side of ["you", "opponent"]) if (view[side] !== last.view[side]) view[side] = { ...last.view[side], ...view[side] };
+  }
+  delete data.delta;
+  return data;
+}
+
+/**
+ * @typedef {object} Stream The events (and their log lines) of one seat's game so far.
+ * @property {object[]} events
+ * @property {string[]} log
+ * @property {number | null} version the state's version they are from; null: none yet
+ */
+
+/**
+ * The stream with a state message's events added: a message carries only the events (and log
+ * lines) from `events_from` on (docs/protocol.md, "Events"), so the ones held from there on are
+ * replaced by the message's.
+ * @param {Stream} stream
+ * @param {{events_from: number, events: object[], version: number, view: {log: string[]}}} data
+ * @returns {Stream}
+ */
+export function extendStream(stream, data) {
+  const keep = Math.min(data.events_from, stream.events.length);
+  return {
+    events: stream.events.slice(0, keep).concat(data.events),
+    log: stream.log.slice(0, keep).concat(data.view.log),
+    version: data.version,
+  };
+}
+
+/**
  * Keep a WebSocket to one game open: reconnects with back-off when the connection drops
  * (e.g. the server restarted), and reports "open"/"closed" so the page can say so.
  */
@@ -120,42 +165,25 @@ export function openSocket(gameId, token, onMessage, onStatus) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // The token goes in the first message, never in the URL (which proxies and logs record).
   const url = `${proto}//${location.host}/api/games/${encodeURIComponent(gameId)}/ws`;
-  // A state message carries only the events (and log lines) from `events_from` on
-  // (docs/protocol.md, "Events"): the stream so far is kept here and handed on whole, and a
-  // reconnect says what it holds so the server sends only what is missing.
-  const stream = { events: [], log: [], version: null };
+  // The stream so far is kept here and handed on whole, and a reconnect says what it holds so
+  // the server sends only what is missing.
+  /** @type {Stream} */
+  let stream = { events: [], log: [], version: null };
   const held = () => (stream.version === null ? {} : { since: stream.events.length, since_version: stream.version });
-  // After its first state message a connection is sent deltas: the fields that did not
-  // change since the previous one are left out, and of the view the parts that did not
-  // (docs/protocol.md, "What a message carries"). They are put back here from that message.
-  let last = null;
-
-  function complete(data) {
-    if (data.delta && last) {
-      for (const name of DELTA_FIELDS) if (!(name in data)) data[name] = last[name];
-      const view = data.view;
-      for (const part of Object.keys(last.view)) if (!(part in view)) view[part] = last.view[part];
-      for (const side of ["you", "opponent"]) if (view[side] !== last.view[side]) view[side] = { ...last.view[side], ...view[side] };
-    }
-    delete data.delta;
-    last = data;
-  }
+  let last = null; // the connection's previous message, made whole (complete)
 
   function whole(data) {
     if (data.type !== "state" || typeof data.events_from !== "number") return;
-    complete(data);
+    last = complete(data, last);
     if (token && data.seat === null) return; // the spectator's state before auth: not our stream
-    const keep = Math.min(data.events_from, stream.events.length);
-    stream.events = stream.events.slice(0, keep).concat(data.events);
-    stream.log = stream.log.slice(0, keep).concat(data.view.log);
-    stream.version = data.version;
+    stream = extendStream(stream, data);
     data.events = stream.events;
     data.view.log = stream.log;
   }
 
   function connect() {
-    const since = held();
-    ws = new WebSocket(token || since.since === undefined ? url : `${url}?${new URLSearchParams(since)}`);
+    const since = Object.entries(held()).map(([k, v]) => [k, String(v)]);
+    ws = new WebSocket(token || !since.length ? url : `${url}?${new URLSearchParams(since)}`);
     last = null; // a new connection's first message is whole
     ws.onopen = () => {
       if (token) send({ type: "auth", token, ...held() });

@@ -1,3 +1,4 @@
+// @ts-check
 // Rebel Space browser client: the routes (lobby, game, join, watch, seat, replay, cards, games)
 // and page-wide listeners.
 
@@ -40,7 +41,7 @@ async function route() {
     return game.start();
   }
   if (parts[0] === "cards") return renderGallery(root, { go });
-  if (parts[0] === "games") return renderGames(root, { go, showError });
+  if (parts[0] === "games") return renderGames(root, { go });
   document.title = "Rebel Space";
   renderLobby(root, { go, showError });
 }
@@ -111,13 +112,13 @@ document.addEventListener("keydown", (e) => {
 });
 // A click anywhere else closes the action menu (a card's own click stops before this).
 document.addEventListener("click", (e) => {
-  if (!e.target.closest("#action-menu")) closeMenu();
+  if (!(e.target instanceof Element) || !e.target.closest("#action-menu")) closeMenu();
 });
 
 // One delegated listener for clicks (and Enter/Space) on highlighted cards.
 root.addEventListener("click", (e) => game && game.onCardClick(e));
 root.addEventListener("keydown", (e) => {
-  if ((e.key !== "Enter" && e.key !== " ") || !e.target.classList) return;
+  if ((e.key !== "Enter" && e.key !== " ") || !(e.target instanceof HTMLElement)) return;
   if (e.target.classList.contains("clickable")) {
     e.preventDefault();
     if (game) game.onCardClick(e);

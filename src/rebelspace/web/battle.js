@@ -1,3 +1,4 @@
+// @ts-check
 // The attack in progress (view.battle) and the summary of the last one (from msg.events).
 // Every number shown is the server's: the view's unit ratings, the groups' battle values and
 // damage (after Defense Shields), and the events' values of battles already fought.

@@ -1,3 +1,4 @@
+// @ts-check
 // The card catalogue (from the server's GET /api/cards) and drawing cards as HTML.
 
 import { request } from "./api.js";
@@ -123,6 +124,9 @@ function stat(label, title, value, printed) {
  * clicks). `unit`: a unit in play as the view sends it ({name, ground, space, damage, ...}):
  * its current ratings are shown instead of the printed ones (cards in a hand, a pile or the
  * catalogue show the printed ones). `copyMark`: show the unit's copy number ("#2").
+ *
+ * @param {string} name
+ * @param {{small?: boolean, classes?: string[], data?: Record<string, string | number>, badge?: string | null, unit?: import("./protocol").Unit | null, copyMark?: boolean}} [options]
  */
 export function cardEl(name, { small = false, classes = [], data = {}, badge = null, unit = null, copyMark = false } = {}) {
   const card = cardInfo(name);

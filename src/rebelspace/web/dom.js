@@ -1,3 +1,4 @@
+// @ts-check
 // A tiny hyperscript helper: h("div", {class: "x", onclick: fn}, child, "text", ...).
 
 export function h(tag, attrs = {}, ...children) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Errors are always shown, never swallowed: a banner at the top of the page.
 
 import { clear, h } from "./dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // One rendering of each event: the server's words. A state message (and a replay frame)
 // carries `view.log` with one line per event of `events`, in the same order: the engine's own
 // rendering of each event (engine/events.py, render_event). The browser words no event itself,

@@ -1,3 +1,4 @@
+// @ts-check
 // The card gallery (/cards): every card of both sides from GET /api/cards with its full text,
 // filtered by side and type and searched by words (issue 13).
 

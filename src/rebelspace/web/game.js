@@ -1,3 +1,4 @@
+// @ts-check
 // Over 500 lines: the Game class's state (messages per seat, hint, sending, focus) is shared
 // by all its methods; the table's drawing is in table.js, prompts in prompts.js.
 // One open game: its WebSocket(s), the latest state message per seat, hot-seat hand-overs,
@@ -24,7 +25,7 @@ const DEFAULTS = { playbackMs: 750, confirmForced: false };
 
 /** The player's settings in this browser; `?playback=MS` in the page's address overrides the pace. */
 export function loadSettings() {
-  let stored = {};
+  let stored;
   try {
     stored = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {};
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // "My recent games" (/games and the lobby): the games of the seat tokens this browser holds,
 // from POST /api/games/mine, and the links between the client's pages (issue 13).
 

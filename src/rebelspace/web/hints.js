@@ -1,3 +1,4 @@
+// @ts-check
 // Hints and analyses in plain words, from the numbers the server sends (docs/protocol.md,
 // "Hints" and "Analysis"): the client never computes a battle or a chance itself.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: start a game (computer, hot-seat, online with an optional clock), join by link,
 // watch, resume a recent game; links to the cards, the rules and all recent games.
 
@@ -78,7 +79,7 @@ export function clockSetting(value) {
 export function pathFromLink(text, kind) {
   const value = text.trim();
   if (!value) return null;
-  let path = value;
+  let path;
   try {
     path = new URL(value, location.origin).pathname;
   } catch {

@@ -1,3 +1,4 @@
+// @ts-check
 // The small menu a card opens when a click on it could mean several actions, and the
 // dialog that shows a pile of cards (discard piles, what is left in a deck).
 

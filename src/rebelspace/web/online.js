@@ -1,3 +1,4 @@
+// @ts-check
 // The table's bar for how a game ends and goes on: resign, clock, claim, rematch, the seat
 // link for another device (issue 13). The table draws what gameBar returns in its status bar,
 // and draws it anew with every state message; what must survive a redraw (a confirm step

@@ -1,3 +1,4 @@
+// @ts-check
 // The opponent's moves played back on the table itself, one step at a time at the player's
 // pace (Settings, with Skip): while a step plays, the table shows the game as it stood right
 // after that move (the server's own view for this seat after the ply, `steps` in the state

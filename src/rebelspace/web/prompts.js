@@ -1,3 +1,4 @@
+// @ts-check
 // Plain words for what is happening and what the player may do now.
 import { cap } from "./text.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing the table from a state message: both sides' zones, the battle, the hand, the prompt
 // with its buttons, the log, and the list of every legal action (the accessible fallback).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // What cards do, in words for players: a short line for the card's face, and each keyword's
 // and ability's meaning for the card's full text and the gallery (the rules page says the same
 // at length). Keyed by the catalogue's keyword and ability names (GET /api/cards).
