@@ -10,9 +10,7 @@
 import { cardEl } from "./cards.js";
 import { h } from "./dom.js";
 import { eventText } from "./events.js";
-
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
-const otherSide = (side) => (side === "rebel" ? "imperial" : "rebel");
+import { cap, other } from "./text.js";
 
 /** Events a player caused by their own decisions: not played back to that player. */
 const OWN_MOVES = new Set([
@@ -107,7 +105,7 @@ function stepCards(e) {
         { class: "pb-battle" },
         h("div", { class: "pb-side" }, h("strong", {}, `${cap(e.player)} ${e.attack_value}`), e.attackers.map((n) => face(n, lost(true)))),
         h("span", { class: "vs" }, "vs"),
-        h("div", { class: "pb-side" }, h("strong", {}, `${cap(otherSide(e.player))} ${e.defense_value}`), e.defenders.map((n) => face(n, lost(false)))),
+        h("div", { class: "pb-side" }, h("strong", {}, `${cap(other(e.player))} ${e.defense_value}`), e.defenders.map((n) => face(n, lost(false)))),
       );
     }
     case "damage_dealt":

@@ -9,8 +9,7 @@ import { h } from "./dom.js";
 import { hintLine } from "./hints.js";
 import { resultText } from "./online.js";
 import { phaseLine, promptFor, waitingLine } from "./prompts.js";
-
-const cap = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+import { cap } from "./text.js";
 
 /**
  * Which copy of a unit is doing what in the current attack: the view names units, so copies
