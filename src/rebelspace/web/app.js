@@ -118,13 +118,13 @@ document.addEventListener("click", (e) => {
 // One delegated listener for clicks (and Enter/Space) on highlighted cards.
 root.addEventListener("click", (e) => game && game.onCardClick(e));
 root.addEventListener("keydown", (e) => {
-  if ((e.key !== "Enter" && e.key !== " ") || !(e.target instanceof HTMLElement)) return;
+  if ((e.key !== "Enter" && e.key !== " ") || !(e.target instanceof Element)) return;
   if (e.target.classList.contains("clickable")) {
     e.preventDefault();
     if (game) game.onCardClick(e);
   } else if (e.target.classList.contains("selectable")) {
     e.preventDefault();
-    e.target.click(); // a battle group: select it
+    /** @type {HTMLElement} */ (e.target).click(); // a battle group: select it
   }
 });
 

@@ -125,3 +125,14 @@ test("stepsFor shows a spectator both sides' moves, and only Spies' reveals", ()
     ["spies"],
   );
 });
+
+test("the playback, the battle panel and the replay word events only through events.js", async () => {
+  // Each once had its own wording of every event (eventText, eventLine, stepLine), with
+  // different words for the same event (issue 34 item 6).
+  const { readFile } = await import("node:fs/promises");
+  for (const name of ["playback.js", "battle.js", "replay.js"]) {
+    const source = await readFile(new URL(`../../../src/rebelspace/web/${name}`, import.meta.url), "utf8");
+    assert.match(source, /import \{[^}]*\beventText\b[^}]*\} from "\.\/events\.js";/, name);
+    assert.doesNotMatch(source, /function (eventText|eventLine|stepLine)\b|const (eventText|eventLine|stepLine)\s*=/, name);
+  }
+});
