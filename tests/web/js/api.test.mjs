@@ -159,3 +159,69 @@ test("request sends the token as a bearer header and the body as JSON", async (t
   assert.equal(init.headers["Content-Type"], "application/json");
   assert.equal(init.body, '{"a":1}');
 });
+
+/** A stand-in WebSocket that records each connection and lets the test drive it. */
+class FakeSocket {
+  static OPEN = 1;
+  static made = [];
+  constructor(url) {
+    this.url = url;
+    this.readyState = FakeSocket.OPEN;
+    this.sent = [];
+    FakeSocket.made.push(this);
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {}
+  receive(data) {
+    this.onmessage({ data: JSON.stringify(data) });
+  }
+}
+
+/** Node 20 has no WebSocket of its own: the fake one stands in for the test's length. */
+function useFakeSocket(t) {
+  globalThis.WebSocket = FakeSocket;
+  FakeSocket.made = [];
+  t.after(() => delete globalThis.WebSocket);
+}
+
+function stateMessage(eventsFrom, events, version) {
+  return { ...wholeMessage(), seat: null, version, events_from: eventsFrom, events, view: { ...wholeMessage().view, log: events.map((e) => `line ${e.seq}`) } };
+}
+
+test("a spectator's reconnect asks for the events it does not hold, and gets the whole stream", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  useFakeSocket(t);
+  const got = [];
+  const statuses = [];
+  const socket = api.openSocket("g 1", null, (m) => got.push(m), (s) => statuses.push(s));
+  const first = FakeSocket.made[0];
+  assert.equal(first.url, "wss://rebelspace.test/api/games/g%201/ws");
+  first.onopen();
+  first.receive(stateMessage(0, [{ seq: 0 }, { seq: 1 }], 3));
+  first.onclose({ code: 1006 });
+  t.mock.timers.tick(500);
+  const second = FakeSocket.made[1];
+  assert.equal(second.url, "wss://rebelspace.test/api/games/g%201/ws?since=2&since_version=3");
+  second.onopen();
+  second.receive(stateMessage(2, [{ seq: 2 }], 4));
+  assert.deepEqual(
+    got[1].events.map((e) => e.seq),
+    [0, 1, 2],
+  );
+  assert.deepEqual(got[1].view.log, ["line 0", "line 1", "line 2"]);
+  assert.deepEqual(statuses, ["open", "closed", "open"]);
+  socket.close();
+});
+
+test("a seat's token goes in its first message, never in the address", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  useFakeSocket(t);
+  const socket = api.openSocket("g1", TOKEN, () => {}, () => {});
+  const ws = FakeSocket.made[0];
+  ws.onopen();
+  assert.equal(ws.url.includes(TOKEN), false);
+  assert.deepEqual(ws.sent[0], { type: "auth", token: TOKEN });
+  socket.close();
+});
