@@ -4,7 +4,12 @@
 // rendering of each event (engine/events.py, render_event). The browser words no event itself,
 // so the playback, the battle panel's "Last attack" and the replay say the same thing.
 
-/** Give each event of `events` its line of `log` as `text` (when the two pair up). */
+/** @typedef {import("./protocol").Event & {text?: string}} WordedEvent An event with its line. */
+
+/** Give each event of `events` its line of `log` as `text` (when the two pair up).
+ * @param {WordedEvent[] | null | undefined} events
+ * @param {string[] | null | undefined} log
+ * @returns {WordedEvent[]} */
 export function attachText(events, log) {
   if (!events || !log || events.length !== log.length) return events || [];
   events.forEach((e, i) => {
@@ -13,7 +18,9 @@ export function attachText(events, log) {
   return events;
 }
 
-/** An event in words: the server's line, or (an event that came without one) its type. */
+/** An event in words: the server's line, or (an event that came without one) its type.
+ * @param {WordedEvent} e
+ * @returns {string} */
 export function eventText(e) {
   return e.text || e.type.replace(/_/g, " ");
 }
