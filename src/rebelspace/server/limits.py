@@ -1,5 +1,6 @@
 """Limits on what clients send: sizes (with the ASGI middleware that enforces the body limit)
-and rates per client address (token buckets for game creation and WebSocket connections).
+and rates per client address (token buckets for game creation and WebSocket connections, and
+``RateLimits``, which spends them or refuses with 429).
 
 Importable without the server extra (Starlette only where the middleware answers), so that
 ``rebelspace serve``'s arguments, declared from these defaults, parse anywhere."""
@@ -11,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .games import ServerError
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,6 +87,31 @@ class TokenBuckets:
         full = [k for k in self._buckets if self._tokens(k, now) >= self.rate.burst]
         for k in full:
             del self._buckets[k]
+
+
+class RateLimits:
+    """The rates of ``ClientLimits`` for every client address: ``check`` spends one of the
+    address's tokens for what it does, or refuses (429 ``rate_limited``, with how long to wait)."""
+
+    def __init__(self, limits: ClientLimits) -> None:
+        self.limits = limits
+        self._buckets = {
+            "create": TokenBuckets(limits.create),
+            "connect": TokenBuckets(limits.connect),
+        }
+
+    def check(self, what: str, address: str) -> None:
+        """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
+        wait = self._buckets[what].take(address)
+        if wait:
+            doing = "creating games" if what == "create" else "opening connections"
+            rate = getattr(self.limits, what)
+            raise ServerError(
+                429,
+                "rate_limited",
+                f"too many requests {doing} from your address (limit: {rate}); try again later",
+                retry_after=math.ceil(wait),
+            )
 
 
 class BodyLimit:

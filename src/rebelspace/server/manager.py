@@ -39,7 +39,7 @@ from .games import (
     not_found,
     stale,
 )
-from .limits import ClientLimits, TokenBuckets
+from .limits import ClientLimits, RateLimits
 from .messages import Message, Pushed, build_state, state_text
 from .store import MyGame, StaleVersionError, Store, hash_token
 
@@ -153,27 +153,15 @@ class GameServer:
         self.sessions: dict[str, Session] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.limits = limits or ClientLimits()
-        self._buckets = {
-            "create": TokenBuckets(self.limits.create),
-            "connect": TokenBuckets(self.limits.connect),
-        }
+        self.rates = RateLimits(self.limits)
         self.idle_days = idle_days
         self._seen_at: dict[tuple[str, int], float] = {}  # (game, seat): presence written
         # Tests: called with (game id, version) for each computer move about to be written.
         self.decisions: Callable[[str, int], None] | None = None
 
     def check_rate(self, what: str, address: str) -> None:
-        """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
-        wait = self._buckets[what].take(address)
-        if wait:
-            doing = "creating games" if what == "create" else "opening connections"
-            rate = getattr(self.limits, what)
-            raise ServerError(
-                429,
-                "rate_limited",
-                f"too many requests {doing} from your address (limit: {rate}); try again later",
-                retry_after=math.ceil(wait),
-            )
+        """Spend one of the address's ``what`` tokens, or refuse (429): ``RateLimits.check``."""
+        self.rates.check(what, address)
 
     def sweep(self) -> int:
         """Delete the unfinished games idle for ``idle_days`` (not those open here now);
