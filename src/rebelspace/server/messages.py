@@ -19,7 +19,7 @@ from .games import SEATS, Session, Since, invite_path
 # last, which the next push is compared with (build_state).
 Message = dict[str, Any]
 # The state messages pushed by one change, by (seat, first event, id of the message the
-# client held: 0 for none), each with that message: built once per key (manager.broadcast).
+# client held: 0 for none), each with that message: built once per key (hub.broadcast).
 Pushed = dict[tuple[int | None, int, int], tuple[str, Message]]
 
 
