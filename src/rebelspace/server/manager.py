@@ -62,6 +62,9 @@ __all__ = [
 
 
 class GameServer:
+    """The games of one server process: the state its roles share, and each call handed to
+    the role that owns it (the module docstring lists them)."""
+
     def __init__(
         self,
         store: Store,
