@@ -7,6 +7,7 @@ most 5 KB (the issue's target, over seeded games)."""
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import random
@@ -22,6 +23,7 @@ from rebelspace.server.messages import (
     DELTA_FIELDS,
     Message,
     build_state,
+    plain,
     state_message,
     state_text,
 )
@@ -81,6 +83,22 @@ def test_the_state_message_is_its_text_read_back_and_the_text_its_serialisation(
         finally:
             store.close()
     assert checked > 30
+
+
+class _Text(str, enum.Enum):  # noqa: UP042 (on purpose: its str() is "_Text.A", its JSON "a")
+    A = "a"
+
+
+class _Number(enum.IntEnum):
+    B = 2
+
+
+def test_plain_gives_what_json_reads_back_for_enums_tuples_and_keys() -> None:
+    value = {_Text.A: [_Text.A, _Number.B, (1, 2.5)], _Number.B: None, 3: True, None: "x"}
+    read_back = json.loads(json.dumps(value))
+    assert plain(value) == read_back
+    assert [type(v) for v in plain(value)["a"][:2]] == [str, int]
+    assert json.dumps(plain(value)) == json.dumps(value)
 
 
 @pytest.mark.parametrize("seed", [3, 8])

@@ -230,30 +230,43 @@ def json_fields(obj: object) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in names}
 
 
+# The types JSON reads back as they are (exactly these: a subclass, an enum, is turned into
+# its plain value by ``plain``).
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: object) -> Any:
     """``value`` as JSON reads it back (what ``json.loads(wire_text(value))`` gives): dicts
     with text keys, lists for tuples, the dataclasses by ``json_fields``, plain numbers and
-    texts for their subclasses (enums)."""
-    if value is None or isinstance(value, bool):
+    texts for their subclasses (enums). The exact types are looked at first: they are most
+    of a message."""
+    if type(value) in _PLAIN_TYPES:
         return value
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
     if isinstance(value, dict):
         return {_plain_key(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
+    if isinstance(value, bool | int | float | str):
+        return _plain_scalar(value)
     return plain(json_fields(value))
+
+
+def _plain_scalar(value: bool | int | float | str) -> bool | int | float | str:
+    """A subclass's value (an enum's) as JSON writes it: its plain bool, number or text."""
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)  # the text itself, whatever the subclass's __str__
+    return int(value) if isinstance(value, int) else float(value)
 
 
 def _plain_key(key: object) -> str:
     """A dict key as JSON writes it (``json.dumps``: text as it is, numbers by their repr,
     true, false and null)."""
+    if type(key) is str:
+        return key
     if isinstance(key, str):
-        return str(key)
+        return str.__str__(key)
     if key is None or isinstance(key, bool | int | float):
         return json.dumps(key)
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
