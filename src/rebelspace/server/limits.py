@@ -90,26 +90,25 @@ class TokenBuckets:
 
 
 class RateLimits:
-    """The rates of ``ClientLimits`` for every client address: ``check`` spends one of the
-    address's tokens for what it does, or refuses (429 ``rate_limited``, with how long to wait)."""
+    """Rates per client address, by what is asked (the games' creation and connections:
+    ``ClientLimits``; hints and analyses: advice.py): ``check`` spends one of the address's
+    tokens, or refuses (429 ``rate_limited``, with how long to wait)."""
 
-    def __init__(self, limits: ClientLimits) -> None:
-        self.limits = limits
-        self._buckets = {
-            "create": TokenBuckets(limits.create),
-            "connect": TokenBuckets(limits.connect),
-        }
+    def __init__(self, rates: dict[str, tuple[Rate, str]]) -> None:
+        """``rates``: for each kind of request, its rate and the refusal's words for it
+        ("requests creating games")."""
+        self._rates = rates
+        self._buckets = {what: TokenBuckets(rate) for what, (rate, _words) in rates.items()}
 
     def check(self, what: str, address: str) -> None:
-        """Spend one of the address's ``what`` ("create", "connect") tokens, or refuse (429)."""
+        """Spend one of the address's ``what`` tokens, or refuse (429)."""
         wait = self._buckets[what].take(address)
         if wait:
-            doing = "creating games" if what == "create" else "opening connections"
-            rate = getattr(self.limits, what)
+            rate, words = self._rates[what]
             raise ServerError(
                 429,
                 "rate_limited",
-                f"too many requests {doing} from your address (limit: {rate}); try again later",
+                f"too many {words} from your address (limit: {rate}); try again later",
                 retry_after=math.ceil(wait),
             )
 

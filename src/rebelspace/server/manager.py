@@ -92,7 +92,12 @@ class GameServer:
         self.sessions: dict[str, Session] = {}  # the games held here (Registry keeps it)
         self.tasks: set[asyncio.Task[None]] = set()  # timers and computer turns (spawn)
         self.limits = limits or ClientLimits()
-        self.rates = RateLimits(self.limits)
+        self.rates = RateLimits(
+            {
+                "create": (self.limits.create, "requests creating games"),
+                "connect": (self.limits.connect, "requests opening connections"),
+            }
+        )
         self.idle_days = idle_days
         # Tests: called with (game id, version) for each computer move about to be written.
         self.decisions: Callable[[str, int], None] | None = None
