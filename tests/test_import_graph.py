@@ -295,20 +295,26 @@ def _runtime_imports(module: str) -> Iterator[str]:
             yield target
 
 
-def engine_module_graph() -> dict[str, set[str]]:
-    """Engine module -> the engine modules it imports at run time. A package's ``__init__``
-    is the package module; importing ``pkg.sub`` runs ``pkg`` first, so that counts too."""
-    engine = [m for m in MODULES if _unit(m) == "engine"]
-    graph: dict[str, set[str]] = {m: set() for m in engine}
-    for module in engine:
+def module_graph(unit: str) -> dict[str, set[str]]:
+    """Module of ``unit`` -> the modules of ``unit`` it imports at run time. A package's
+    ``__init__`` is the package module; importing ``pkg.sub`` runs ``pkg`` first, so that
+    counts too."""
+    modules = [m for m in MODULES if _unit(m) == unit]
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for module in modules:
         for target in _runtime_imports(module):
-            if _unit(target) != "engine" or target == module:
+            if _unit(target) != unit or target == module:
                 continue
             graph[module].add(target)
             parent = target.rpartition(".")[0]
             if parent in graph and parent != module and not module.startswith(parent + "."):
                 graph[module].add(parent)
     return graph
+
+
+def engine_module_graph() -> dict[str, set[str]]:
+    """Engine module -> the engine modules it imports at run time."""
+    return module_graph("engine")
 
 
 def test_the_engine_has_no_import_cycle_between_its_modules() -> None:
@@ -327,6 +333,26 @@ def test_the_engine_cycle_check_skips_type_only_imports_and_sees_local_ones() ->
     runtime = set(_runtime_imports("rebelspace.engine.rules.turn"))
     assert "rebelspace.engine.state" not in runtime  # only under TYPE_CHECKING
     assert "rebelspace.engine.views" in set(_runtime_imports("rebelspace.engine.state"))
+
+
+#: Cycles between the server's modules, known: ``store.open_store`` imports ``PgStore`` in the
+#: function (psycopg is optional), and ``pgstore`` builds on ``store``.
+KNOWN_SERVER_CYCLES = {("rebelspace.server.pgstore", "rebelspace.server.store")}
+
+
+def test_the_server_roles_import_no_cycle_and_not_their_facade() -> None:
+    # Issue 34: GameServer (manager.py) is a facade over one module per role; the roles name
+    # it only under TYPE_CHECKING, so at run time the facade imports them and none imports it.
+    graph = module_graph("server")
+    manager = "rebelspace.server.manager"
+    names = ("registry", "presence", "clocks", "computer_turns", "hub", "seat_requests")
+    roles = {f"rebelspace.server.{name}" for name in names}
+    assert roles <= graph[manager]
+    assert not [role for role in roles if manager in graph[role]]
+    cycles = {tuple(sorted(c)) for c in strongly_connected(graph)}
+    assert cycles == KNOWN_SERVER_CYCLES, "import cycles inside the server:\n" + "\n".join(
+        " <-> ".join(c) for c in sorted(cycles - KNOWN_SERVER_CYCLES)
+    )
 
 
 def _literal_lines(module: str, words: list[str]) -> list[int]:

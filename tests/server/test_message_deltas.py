@@ -7,6 +7,7 @@ most 5 KB (the issue's target, over seeded games)."""
 
 from __future__ import annotations
 
+import enum
 import json
 import os
 import random
@@ -18,7 +19,14 @@ from fastapi.testclient import TestClient
 
 from rebelspace.server.games import Since
 from rebelspace.server.manager import GameServer, NewGame
-from rebelspace.server.messages import DELTA_FIELDS, Message, build_state, state_text
+from rebelspace.server.messages import (
+    DELTA_FIELDS,
+    Message,
+    build_state,
+    plain,
+    state_message,
+    state_text,
+)
 from rebelspace.server.store import Store
 from tests.server.server_helpers import HeldView, create, tokens
 from tests.server.ws_helpers import play_over_websockets
@@ -48,6 +56,49 @@ def pushes(seed: int, plies: int) -> list[tuple[int, int, str, str]]:
         finally:
             store.close()
     return out
+
+
+def test_the_state_message_is_its_text_read_back_and_the_text_its_serialisation() -> None:
+    # state_message is built from the dict, not parsed from the text (issue 34): the two must
+    # still agree, to the byte, for both seats and a spectator, from the start to the end.
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(os.path.join(folder, "games.sqlite3"))
+        try:
+            server = GameServer(store)
+            session, _seats, _invite = server.create(NewGame("hotseat", seed=4))
+            rng = random.Random(4)
+            checked = 0
+            while True:  # every 7th ply's state, and the game's end
+                for seat in (0, 1, None) if session.plies % 7 == 0 or session.over else ():
+                    since = None if seat is None or session.plies < 3 else (2, 0)
+                    text = state_text(session, seat, since)
+                    data = state_message(session, seat, since)
+                    assert data == json.loads(text), (session.plies, seat)
+                    assert json.dumps(data, separators=(",", ":")) == text, (session.plies, seat)
+                    checked += 1
+                if session.over:
+                    break
+                seat = session.state.to_move
+                session.commit(rng.choice(session.state.legal_actions()), seat, store)
+        finally:
+            store.close()
+    assert checked > 30 and session.over
+
+
+class _Text(str, enum.Enum):  # noqa: UP042 (on purpose: its str() is "_Text.A", its JSON "a")
+    A = "a"
+
+
+class _Number(enum.IntEnum):
+    B = 2
+
+
+def test_plain_gives_what_json_reads_back_for_enums_tuples_and_keys() -> None:
+    value = {_Text.A: [_Text.A, _Number.B, (1, 2.5)], _Number.B: None, 3: True, None: "x"}
+    read_back = json.loads(json.dumps(value))
+    assert plain(value) == read_back
+    assert [type(v) for v in plain(value)["a"][:2]] == [str, int]
+    assert json.dumps(plain(value)) == json.dumps(value)
 
 
 @pytest.mark.parametrize("seed", [3, 8])

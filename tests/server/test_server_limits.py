@@ -18,8 +18,8 @@ from rebelspace.engine import default_cards, new_game
 from rebelspace.engine.cards import cards_from_data
 from rebelspace.server import limits
 from rebelspace.server.app import create_app
-from rebelspace.server.games import Session, cards_text
-from rebelspace.server.limits import ClientLimits, Rate, TokenBuckets, parse_rate
+from rebelspace.server.games import ServerError, Session, cards_text
+from rebelspace.server.limits import ClientLimits, Rate, RateLimits, TokenBuckets, parse_rate
 from rebelspace.server.store import SCHEMA_VERSION, Store
 from tests.server.server_helpers import act, create, error, state, tokens
 
@@ -45,6 +45,31 @@ def test_token_buckets_forget_refilled_addresses(monkeypatch: pytest.MonkeyPatch
     now[0] = 5.0  # every bucket is full again
     buckets.take("10.0.1.1")
     assert len(buckets._buckets) == 1
+
+
+def test_a_rate_refusal_names_the_request_the_rate_and_the_wait() -> None:
+    # One RateLimits for the server's rates and the advisor's (issue 34): the words are each
+    # kind's own, the rest of the answer the same.
+    rates = RateLimits(
+        {"create": (Rate(1, 2), "requests creating games"), "hint": (Rate(2, 1), "hint requests")}
+    )
+    rates.check("create", "a")
+    with pytest.raises(ServerError) as refused:
+        rates.check("create", "a")
+    assert (refused.value.status, refused.value.code, refused.value.retry_after) == (
+        429,
+        "rate_limited",
+        30,
+    )
+    assert refused.value.message == (
+        "too many requests creating games from your address "
+        "(limit: 1 at once, then 2 a minute); try again later"
+    )
+    rates.check("create", "b")  # another address, its own bucket
+    rates.check("hint", "a")  # another kind of request, its own bucket
+    rates.check("hint", "a")
+    with pytest.raises(ServerError, match="too many hint requests from your address"):
+        rates.check("hint", "a")
 
 
 def test_rates_on_the_command_line_are_checked() -> None:

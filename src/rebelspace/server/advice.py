@@ -9,7 +9,6 @@ address, and a finished game's analysis is kept once made (it cannot change).
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from typing import Any
 
@@ -19,7 +18,7 @@ from rebelspace.seeds import ADVICE, agent_seed
 
 from .computer import ComputerPlayers
 from .games import SEATS, ServerError, Session, cards_from_text
-from .limits import Rate, TokenBuckets
+from .limits import Rate, RateLimits
 
 #: Per client address: hints, 10 at once and then 20 a minute (a person asks a few a turn);
 #: analyses, 3 at once and then 3 a minute (each costs seconds of a core).
@@ -60,20 +59,14 @@ class Advisor:
         self.analyst = analyst or ComputerPlayers(processes=1)
         self.hint_agent = hint_agent
         self.analysis_agent = analysis_agent
-        self._buckets = {"hint": TokenBuckets(HINT_RATE), "analysis": TokenBuckets(ANALYSIS_RATE)}
-        self._rates = {"hint": HINT_RATE, "analysis": ANALYSIS_RATE}
+        self.rates = RateLimits(
+            {"hint": (HINT_RATE, "hint requests"), "analysis": (ANALYSIS_RATE, "analysis requests")}
+        )
         self._analyses: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
     def check_rate(self, what: str, address: str) -> None:
-        wait = self._buckets[what].take(address)
-        if wait:
-            raise ServerError(
-                429,
-                "rate_limited",
-                f"too many {what} requests from your address (limit: {self._rates[what]}); "
-                "try again later",
-                retry_after=math.ceil(wait),
-            )
+        """Spend one of the address's ``what`` ("hint", "analysis") tokens, or refuse (429)."""
+        self.rates.check(what, address)
 
     async def hint(self, session: Session, seat: int, address: str) -> dict[str, Any]:
         """The hint for ``seat``, whose decision it must be; its answer names the version it

@@ -199,8 +199,8 @@ class Session:
         # Several processes (PostgreSQL): per seat, whether it is connected to another process
         # and when it was last seen there (this time source's time); None: not known there.
         self.elsewhere: list[tuple[bool, float] | None] = [None, None]
-        self.on_seen: Callable[[int], None] | None = None  # the manager's: a seat's request
-        self.timer: Any = None  # the manager's asyncio task for flag fall and claim pushes
+        self.on_seen: Callable[[int], None] | None = None  # the registry's: a seat's request
+        self.timer: Any = None  # clocks.py's asyncio task for flag fall and claim pushes
         self.timer_checked = loaded  # deadlines up to this time have been acted on
 
     @property
@@ -530,7 +530,7 @@ class Session:
         self.clock_since = self.now()
 
     def flag_fallen(self) -> int | None:
-        """The seat whose clock has run out (the game goes on until the manager ends it)."""
+        """The seat whose clock has run out (the game goes on until clocks.py ends it)."""
         running = self.clock_running()
         clocks = self.clocks_at(self.now())
         if running is None or clocks is None or clocks[running] > 0:

@@ -1,5 +1,6 @@
 """Limits on what clients send: sizes (with the ASGI middleware that enforces the body limit)
-and rates per client address (token buckets for game creation and WebSocket connections).
+and rates per client address (token buckets for game creation and WebSocket connections, and
+``RateLimits``, which spends them or refuses with 429).
 
 Importable without the server extra (Starlette only where the middleware answers), so that
 ``rebelspace serve``'s arguments, declared from these defaults, parse anywhere."""
@@ -11,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from .games import ServerError
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,6 +87,30 @@ class TokenBuckets:
         full = [k for k in self._buckets if self._tokens(k, now) >= self.rate.burst]
         for k in full:
             del self._buckets[k]
+
+
+class RateLimits:
+    """Rates per client address, by what is asked (the games' creation and connections:
+    ``ClientLimits``; hints and analyses: advice.py): ``check`` spends one of the address's
+    tokens, or refuses (429 ``rate_limited``, with how long to wait)."""
+
+    def __init__(self, rates: dict[str, tuple[Rate, str]]) -> None:
+        """``rates``: for each kind of request, its rate and the refusal's words for it
+        ("requests creating games")."""
+        self._rates = rates
+        self._buckets = {what: TokenBuckets(rate) for what, (rate, _words) in rates.items()}
+
+    def check(self, what: str, address: str) -> None:
+        """Spend one of the address's ``what`` tokens, or refuse (429)."""
+        wait = self._buckets[what].take(address)
+        if wait:
+            rate, words = self._rates[what]
+            raise ServerError(
+                429,
+                "rate_limited",
+                f"too many {words} from your address (limit: {rate}); try again later",
+                retry_after=math.ceil(wait),
+            )
 
 
 class BodyLimit:

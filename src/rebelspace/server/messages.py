@@ -19,26 +19,47 @@ from .games import SEATS, Session, Since, invite_path
 # last, which the next push is compared with (build_state).
 Message = dict[str, Any]
 # The state messages pushed by one change, by (seat, first event, id of the message the
-# client held: 0 for none), each with that message: built once per key (manager.broadcast).
+# client held: 0 for none), each with that message: built once per key (hub.broadcast).
 Pushed = dict[tuple[int | None, int, int], tuple[str, Message]]
 
 
 def state_text(session: Session, seat: int | None, since: Since | None = None) -> str:
-    """The state message for a seat (None: a spectator) as JSON text: ``build_state`` for a
-    client that holds no view (a REST answer, a connection's first message)."""
-    return build_state(session, seat, since)[0]
+    """The state message for a seat (None: a spectator) as JSON text, for a client that holds
+    no view (a REST answer, a connection's first message): ``state_dict``'s, serialised."""
+    return wire_text(state_dict(session, seat, since))
+
+
+def state_message(session: Session, seat: int | None, since: Since | None = None) -> dict[str, Any]:
+    """The state message as its client reads it: ``state_dict`` as plain JSON values
+    (``plain``), what ``json.loads(state_text(...))`` gives, without the text."""
+    data: dict[str, Any] = plain(state_dict(session, seat, since))
+    return data
 
 
 def build_state(
     session: Session, seat: int | None, since: Since | None = None, held: Message | None = None
 ) -> tuple[str, Message]:
-    """The state message for a seat (None: a spectator) as JSON text, and the view it
-    carries. It holds only the seat's own view (R5), or the public view for a spectator,
+    """The state message for a seat as JSON text, and the message itself (``state_dict``,
+    its view a PlayerView), which the next push is compared with. With ``held``, the message
+    this client was sent last (a WebSocket's previous one, for the same seat), the text is
+    a ``delta``: the fields of ``DELTA_FIELDS`` equal to ``held``'s are left out, and of the
+    view the parts equal to ``held``'s (``view_changes``)."""
+    msg = state_dict(session, seat, since)
+    sent = msg if held is None or held["seat"] != msg["seat"] else delta(msg, held)
+    return wire_text(sent), msg
+
+
+def wire_text(msg: Message) -> str:
+    """A message as the wire carries it: the one place it is serialised (compact JSON, its
+    dataclasses by ``json_fields``)."""
+    return json.dumps(msg, default=json_fields, separators=(",", ":"))
+
+
+def state_dict(session: Session, seat: int | None, since: Since | None = None) -> Message:
+    """The state message for a seat (None: a spectator), before it is serialised (its view a
+    PlayerView). It holds only the seat's own view (R5), or the public view for a spectator,
     and of the seat's events (and log lines, one per event) those from ``events_from``: the
-    ones after what the client holds (``since``, see ``events_start``). With ``held``, the
-    message this client was sent last (a WebSocket's previous one, for the same seat), it
-    is a ``delta``: the fields of ``DELTA_FIELDS`` equal to ``held``'s are left out, and of
-    the view the parts equal to ``held``'s (``view_changes``)."""
+    ones after what the client holds (``since``, see ``events_start``)."""
     state = session.state
     view = state.public_view() if seat is None else state.view(seat)
     start = session.events_start(seat, since)
@@ -101,8 +122,7 @@ def build_state(
         and session.token_hashes[1 - seat] is None
     ):
         msg["invite"] = invite_path(session.id, session.row.invite)
-    sent = msg if held is None or held["seat"] != msg["seat"] else delta(msg, held)
-    return json.dumps(sent, default=json_fields, separators=(",", ":")), msg
+    return msg
 
 
 # What a push leaves out when it equals the connection's previous message (issue 33: a
@@ -184,13 +204,6 @@ def clock_json(session: Session) -> dict[str, Any] | None:
     }
 
 
-def state_message(session: Session, seat: int | None, since: Since | None = None) -> dict[str, Any]:
-    """The state message as its client reads it (parsed JSON: what tests and the REST
-    answers' callers compare)."""
-    data: dict[str, Any] = json.loads(state_text(session, seat, since))
-    return data
-
-
 @per_object
 def rules_json(options: RulesOptions) -> dict[str, Any]:
     return options.to_dict()
@@ -215,3 +228,45 @@ def json_fields(obj: object) -> dict[str, Any]:
         names = tuple(f.name for f in fields(obj) if f.name not in left_out)
         _FIELD_NAMES[type(obj)] = names
     return {name: getattr(obj, name) for name in names}
+
+
+# The types JSON reads back as they are (exactly these: a subclass, an enum, is turned into
+# its plain value by ``plain``).
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def plain(value: object) -> Any:
+    """``value`` as JSON reads it back (what ``json.loads(wire_text(value))`` gives): dicts
+    with text keys, lists for tuples, the dataclasses by ``json_fields``, plain numbers and
+    texts for their subclasses (enums). The exact types are looked at first: they are most
+    of a message."""
+    if type(value) in _PLAIN_TYPES:
+        return value
+    if isinstance(value, dict):
+        return {_plain_key(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, bool | int | float | str):
+        return _plain_scalar(value)
+    return plain(json_fields(value))
+
+
+def _plain_scalar(value: bool | int | float | str) -> bool | int | float | str:
+    """A subclass's value (an enum's) as JSON writes it: its plain bool, number or text."""
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)  # the text itself, whatever the subclass's __str__
+    return int(value) if isinstance(value, int) else float(value)
+
+
+def _plain_key(key: object) -> str:
+    """A dict key as JSON writes it (``json.dumps``: text as it is, numbers by their repr,
+    true, false and null)."""
+    if type(key) is str:
+        return key
+    if isinstance(key, str):
+        return str.__str__(key)
+    if key is None or isinstance(key, bool | int | float):
+        return json.dumps(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")

@@ -13,7 +13,7 @@ waits for them on the event loop without a thread.
 
 A notification is only news that something changed: a process that misses some (its
 listening connection broke) refreshes every game it holds once it listens again, and every
-request checks its game's version against the database anyway (``GameServer.get``).
+request checks its game's version against the database anyway (``Registry.get``).
 """
 
 from __future__ import annotations

@@ -229,7 +229,7 @@ class Store:
 
     # Whether other processes may write this database (PostgreSQL): then a cached game is
     # checked against the database before use and the computer's turns are owned by one
-    # process at a time (manager.py). A SQLite file has one process (its flock), so never.
+    # process at a time (computer_turns.py). A SQLite file has one process (its flock), so never.
     shared = False
     _bumped = ""  # what a version bump's UPDATE also does (PostgreSQL: tell the others)
 
