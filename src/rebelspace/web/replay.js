@@ -229,6 +229,8 @@ export class ReplayViewer {
   toggleSide() {
     this.sideOpen = !this.sideOpen;
     this.screen.classList.toggle("side-open", this.sideOpen);
+    // The list was hidden while the table stepped: its mark comes into sight as it opens.
+    if (this.sideOpen) this.markMove(true);
   }
 
   /** The state message the table draws for frame `i`: a spectator's (no seat, no decision),
