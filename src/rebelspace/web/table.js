@@ -107,7 +107,8 @@ function sideEl(view, side, { me, label, ui, handsUp }) {
       h("span", { class: "hand-size" }, `Hand: ${side.hand_size}`),
       handInfo,
       // Cards of the opponent's hand this player has seen (Spies, searches), face up.
-      !me && view.opponent_known_hand.length
+      // (Not with both hands face up: the hand is shown, and the view's own lists are one side's.)
+      !me && !handsUp && view.opponent_known_hand.length
         ? h(
             "span",
             { class: "known", id: "known-hand" },
@@ -116,7 +117,7 @@ function sideEl(view, side, { me, label, ui, handsUp }) {
           )
         : null,
       pileButton(`${cap(side.player)} discard pile`, side.discard, ui, handsUp),
-      me && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
+      me && !handsUp && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
     ),
     h(
       "div",
