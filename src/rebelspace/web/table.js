@@ -70,16 +70,30 @@ function zoneEl(title, units, { place, badges, ui, sidePlayer, copied }) {
   );
 }
 
-function pileButton(label, names, ui) {
-  return h("button", { class: "pile", type: "button", onclick: () => ui.showPile(label, names), disabled: names.length ? null : true }, `${label}: ${names.length}`);
+/** A pile as its count (and, `top`, the name of its top card: the last of `names`); a click
+ * lists it whole in a dialog. A 40-card pile is never laid out on the table. */
+function pileButton(label, names, ui, top = false) {
+  const topName = top && names.length ? ` · top: ${names[names.length - 1]}` : "";
+  return h("button", { class: "pile", type: "button", onclick: () => ui.showPile(label, names), disabled: names.length ? null : true }, `${label}: ${names.length}${topName}`);
 }
 
-function sideEl(view, side, { me, label, ui }) {
+/** A hand shown face up beside its side's zones (a replay shows everything). */
+function sideHandEl(side) {
+  const hand = side.hand || [];
+  return h(
+    "section",
+    { class: "zone side-hand", "data-zone": `${side.player}-hand` },
+    h("h3", {}, `Hand (${hand.length})`),
+    h("div", { class: "cards" }, hand.length ? hand.map((name) => cardEl(name, { data: { place: "hand", name } })) : h("em", { class: "empty" }, "empty")),
+  );
+}
+
+function sideEl(view, side, { me, label, ui, handsUp }) {
   const prefix = me ? "own" : "enemy";
   const badges = zoneBadges(view, side);
   const copied = copiedHeroes(side);
   // The opponent's hand as face-down cards, in the header line to keep the side one row high.
-  const handInfo = side.hand
+  const handInfo = side.hand || handsUp
     ? null
     : h("span", { class: "opp-hand", role: "img", "aria-label": `${side.hand_size} cards in hand` }, Array.from({ length: Math.min(side.hand_size, 12) }, () => cardBack()));
   return h(
@@ -93,7 +107,8 @@ function sideEl(view, side, { me, label, ui }) {
       h("span", { class: "hand-size" }, `Hand: ${side.hand_size}`),
       handInfo,
       // Cards of the opponent's hand this player has seen (Spies, searches), face up.
-      !me && view.opponent_known_hand.length
+      // (Not with both hands face up: the hand is shown, and the view's own lists are one side's.)
+      !me && !handsUp && view.opponent_known_hand.length
         ? h(
             "span",
             { class: "known", id: "known-hand" },
@@ -101,12 +116,13 @@ function sideEl(view, side, { me, label, ui }) {
             view.opponent_known_hand.map((n) => h("span", { class: ["card", "known-card", `side-${cardInfo(n).side || "none"}`], "data-name": n, tabindex: "0" }, n)),
           )
         : null,
-      pileButton(`${cap(side.player)} discard pile`, side.discard, ui),
-      me && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
+      pileButton(`${cap(side.player)} discard pile`, side.discard, ui, handsUp),
+      me && !handsUp && view.own_deck_contents.length ? pileButton("Cards left in your deck", view.own_deck_contents, ui) : null,
     ),
     h(
       "div",
-      { class: "zones" },
+      { class: ["zones", handsUp ? "with-hand" : ""] },
+      handsUp ? sideHandEl(side) : null,
       zoneEl("Active Zone", side.active, { place: `${prefix}-active`, badges: badges.active, ui, sidePlayer: side.player, copied }),
       zoneEl("Inactive Zone", side.inactive, { place: `${prefix}-inactive`, badges: badges.inactive, ui, sidePlayer: side.player, copied }),
     ),
@@ -318,27 +334,37 @@ function overLine(msg) {
   return resultText(result, winner);
 }
 
-/** Draw the whole table into `root`. */
-export function renderTable(root, msg, actions, memory, ui) {
+/**
+ * The table itself: the opponent on top, the battle between the sides, the player below, and
+ * the decision (prompt and hand) docked at the foot. `handsUp` (a replay, read-only): both
+ * hands face up in their sides' panels, the piles with their top cards, and `dock` (what the
+ * replay says of its step) in place of the decision.
+ */
+export function tableEl(msg, actions, memory, ui, { handsUp = false, dock = null } = {}) {
   const view = msg.view;
   const spectator = !msg.seat;
   const myLabel = spectator ? cap(view.you.player) : `You (${cap(view.you.player)})`;
   const oppKind = msg.seats && msg.seats[view.opponent.player] ? msg.seats[view.opponent.player].kind : "human";
   const oppLabel = spectator ? cap(view.opponent.player) : `${oppKind === "computer" ? "Computer" : "Opponent"} (${cap(view.opponent.player)})`;
+  memory.update(msg);
+  return h(
+    "div",
+    { class: ["table", view.battle ? "" : "no-battle", handsUp ? "hands-up" : ""] },
+    sideEl(view, view.opponent, { me: false, label: oppLabel, ui, handsUp }),
+    h("div", { class: "middle" }, view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg), ui.playbackEl ? ui.playbackEl() : null),
+    sideEl(view, view.you, { me: true, label: myLabel, ui, handsUp }),
+    dock ? h("div", { class: "dock no-hand" }, dock) : h("div", { class: ["dock", spectator ? "no-hand" : ""] }, promptEl(msg, actions, ui), spectator ? null : handEl(view, ui)),
+  );
+}
+
+/** Draw the whole table into `root`. */
+export function renderTable(root, msg, actions, memory, ui) {
+  const view = msg.view;
   const mine = actions.length > 0;
   // Resigned, out of time or claimed: the view still names the turn's phase, the result says more.
   const over = !!(msg.over || view.winner || (msg.result && msg.result.reason));
-  memory.update(msg);
-  // One screen: the opponent on top, the battle between the sides, the player below, and the
-  // decision (prompt and hand) docked at the bottom; the log and help in a side column.
-  const table = h(
-    "div",
-    { class: ["table", view.battle ? "" : "no-battle"] },
-    sideEl(view, view.opponent, { me: false, label: oppLabel, ui }),
-    h("div", { class: "middle" }, view.battle ? renderBattle(msg, memory, ui) : renderLastAttack(msg), ui.playbackEl()),
-    sideEl(view, view.you, { me: true, label: myLabel, ui }),
-    h("div", { class: ["dock", spectator ? "no-hand" : ""] }, promptEl(msg, actions, ui), spectator ? null : handEl(view, ui)),
-  );
+  // One screen: the table on the left, the log and help in a side column.
+  const table = tableEl(msg, actions, memory, ui);
   const status = h(
     "div",
     { class: "status", role: "status" },
