@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (/replay/{id}): a finished game's frames from GET /api/games/{id}/replay,
 // drawn on the game's own table (table.js), read-only: both hands face up, the Rebel at the
 // bottom (a button flips the sides), nothing on it to click but the piles. It steps forward
