@@ -186,7 +186,13 @@ def make_view(s: GameState, player: int) -> PlayerView:
 # ``Agent`` interface (``rebelspace simulate``, the server) and most agents read little of it:
 # building each unit's and action's view again was most of a random game's time (performance.md).
 # Views are frozen, so sharing their parts between views changes nothing a reader can see.
-_MEMO_LIMIT = 16_384  # entries of each content-keyed memo before it starts again
+# Bounds on the memory they hold (a deck's entry is two tuples of up to 70 entries): entries of
+# each content-keyed memo before it starts again, and contexts remembered (the lab may play
+# many rules variants in one process). Within a game most views hit what the game's earlier
+# views built, so starting again costs little.
+_UNITS_LIMIT = 4096
+_DECKS_LIMIT = 1024
+_CONTEXTS_LIMIT = 8
 
 
 class _Memo:
@@ -212,7 +218,7 @@ class _Memo:
         hit = self.sorted_names.get(key)
         if hit is None:
             hit = tuple(sorted(map(self.names.__getitem__, key)))
-            if len(self.sorted_names) >= _MEMO_LIMIT:
+            if len(self.sorted_names) >= _DECKS_LIMIT:
                 self.sorted_names.clear()
             self.sorted_names[key] = hit
         return hit
@@ -222,7 +228,7 @@ def _new_memo(ctx: GameContext) -> _Memo:
     return _Memo(ctx)
 
 
-_memo_of = per_object(_new_memo)
+_memo_of = per_object(_new_memo, _CONTEXTS_LIMIT)
 
 
 def _view(s: GameState, w: Sight, log: tuple[str, ...]) -> PlayerView:
@@ -310,7 +316,7 @@ class _Units:
                 stats.damage,
                 copy,
             )
-            if len(memo.units) >= _MEMO_LIMIT:
+            if len(memo.units) >= _UNITS_LIMIT:
                 memo.units.clear()
             memo.units[key] = made
         return made
