@@ -30,6 +30,7 @@ class Tables:
     owner: tuple[int, ...]  # instance -> side that owns it (R4)
     instances_of_side: tuple[tuple[int, ...], tuple[int, ...]]
     names: tuple[str, ...]  # per card type index
+    instance_names: tuple[str, ...]  # per instance: ``names[type_of[i]]``, for the views
     # The rest are per instance, copied from the instance's card type:
     ground: tuple[int, ...]
     space: tuple[int, ...]
@@ -84,6 +85,7 @@ class Tables:
             owner=owner,
             instances_of_side=per_side,
             names=tuple(ct.name for ct in types),
+            instance_names=tuple(types[t].name for t in type_of),
             ground=col(lambda ct: ct.ground),
             space=col(lambda ct: ct.space),
             damage=col(lambda ct: ct.damage),

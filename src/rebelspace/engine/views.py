@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import ActionKind, Kind
+from .cache import per_object
 from .enums import SIDES, GroupKind, GroupKindName, Side
 from .events import RESULT_NAMES
 from .read import (
@@ -39,7 +40,7 @@ from .steps import PhaseName, Step, StepName
 from .values import damage_preview, defenders, group_value, unit_stats
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from .state import GameContext, GameState
 
 
 __all__ = [
@@ -180,13 +181,64 @@ def make_view(s: GameState, player: int) -> PlayerView:
     return _view(s, sight(s, player), tuple(s.log_lines(player)))
 
 
+# The parts of views that depend only on the game's context and a few small values are built
+# once and shared, because a view is built at every decision of every game played through the
+# ``Agent`` interface (``rebelspace simulate``, the server) and most agents read little of it:
+# building each unit's and action's view again was most of a random game's time (performance.md).
+# Views are frozen, so sharing their parts between views changes nothing a reader can see.
+# Bounds on the memory they hold (a deck's entry is two tuples of up to 70 entries): entries of
+# each content-keyed memo before it starts again, and contexts remembered (the lab may play
+# many rules variants in one process). Within a game most views hit what the game's earlier
+# views built, so starting again costs little.
+_UNITS_LIMIT = 4096
+_DECKS_LIMIT = 1024
+_CONTEXTS_LIMIT = 8
+
+
+class _Memo:
+    """One game context's shared view parts."""
+
+    __slots__ = ("actions", "names", "owners", "sorted_names", "units")
+
+    def __init__(self, ctx: GameContext) -> None:
+        tables = ctx.tables
+        self.names: tuple[str, ...] = tables.instance_names
+        self.owners: tuple[Side, ...] = tuple([SIDES[p] for p in tables.owner])
+        # action id -> its view (an action's fields are fixed by the action space)
+        self.actions: list[ActionView | None] = [None] * len(ctx.space)
+        # (unit, its attachments, its battle bonus, its copy) -> its view: what fixes a
+        # UnitView (its ratings are its card's and its attachments' plus the bonus, R13, R30)
+        self.units: dict[tuple[int, tuple[int, ...], int, int], UnitView] = {}
+        # a pile's instances -> their names, sorted (a deck is named at every view, and changes
+        # only when its player draws or searches)
+        self.sorted_names: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+    def names_sorted(self, cards: Sequence[int]) -> tuple[str, ...]:
+        key = tuple(cards)
+        hit = self.sorted_names.get(key)
+        if hit is None:
+            hit = tuple(sorted(map(self.names.__getitem__, key)))
+            if len(self.sorted_names) >= _DECKS_LIMIT:
+                self.sorted_names.clear()
+            self.sorted_names[key] = hit
+        return hit
+
+
+def _new_memo(ctx: GameContext) -> _Memo:
+    return _Memo(ctx)
+
+
+_memo_of = per_object(_new_memo, _CONTEXTS_LIMIT)
+
+
 def _view(s: GameState, w: Sight, log: tuple[str, ...]) -> PlayerView:
     """The view of what ``w`` sees (R5 is decided in ``read.sight``, not here)."""
-    names = s.ctx.tables.names
-    units = _Units(s)
+    memo = _memo_of(s.ctx)
+    units = _Units(s, memo)
     me, other = w.side, 1 - w.side
     outcome = s.outcome
     points = deploy_points(s)
+    known = w.known
     return PlayerView(
         player="spectator" if w.spectator else SIDES[me],
         turn=s.turn,
@@ -197,55 +249,83 @@ def _view(s: GameState, w: Sight, log: tuple[str, ...]) -> PlayerView:
         deploy_points=points,
         you=units.side(me, (w.active, w.inactive, w.discard), None if w.spectator else w.hand),
         opponent=units.side(other, (w.opp_active, w.opp_inactive, w.opp_discard), None),
-        own_deck_contents=tuple(sorted(units.name(c) for c in w.deck)),
-        opponent_known_hand=tuple(sorted(names[ct] for ct in w.known)),
+        own_deck_contents=memo.names_sorted(w.deck) if w.deck else (),
+        opponent_known_hand=(
+            tuple(sorted(map(s.ctx.tables.names.__getitem__, known))) if known else ()
+        ),
         extra_attacks=extra_attacks(s),
         battle=_battle_view(s, units, battle(s)) if in_battle(s) else None,
         revealed_hands=tuple(w.revealed),
-        legal_actions=_legal_views(s) if not w.spectator and me == s.to_move else (),
+        legal_actions=_legal_views(s, memo) if not w.spectator and me == s.to_move else (),
         log=log,
         winner=SIDES[outcome.winner] if outcome else None,
         end_reason=outcome.reason if outcome else None,
     )
 
 
-def _legal_views(s: GameState) -> tuple[ActionView, ...]:
-    return tuple(action_view(s, a) for a in s.legal_actions())
+def _legal_views(s: GameState, memo: _Memo) -> tuple[ActionView, ...]:
+    made = memo.actions
+    out: list[ActionView] = []
+    for a in s.legal_actions():
+        view = made[a]
+        if view is None:
+            view = made[a] = _action_view(s, a)
+        out.append(view)
+    return tuple(out)
 
 
 class _Units:
     """The units and sides of one position as views show them."""
 
-    def __init__(self, s: GameState) -> None:
+    def __init__(self, s: GameState, memo: _Memo) -> None:
         self.s = s
+        self.memo = memo
         type_of = s.ctx.tables.type_of
         self.att = attachments(s)
         self.busy = busy(s)
         self.bonuses = battle_bonuses(s)
         # unit -> which copy of its type on its side (from 1)
-        self.copy_of: dict[int, int] = {}
+        copy_of: dict[int, int] = {}
         for p in (0, 1):
             count: dict[int, int] = {}
             for u in in_play(s, p):
-                count[type_of[u]] = self.copy_of[u] = count.get(type_of[u], 0) + 1
+                t = type_of[u]
+                copy_of[u] = count[t] = count.get(t, 0) + 1
+        self.copy_of = copy_of
 
     def name(self, c: int) -> str:
-        t = self.s.ctx.tables
-        return t.names[t.type_of[c]]
+        return self.memo.names[c]
 
     def unit(self, u: int, controller: int) -> UnitView:
         s = self.s
         bonus = self.bonuses[controller != s.player] if self.busy[u] else 0
-        stats = unit_stats(s, u, bonus)
-        return UnitView(
-            self.name(u),
-            SIDES[s.ctx.tables.owner[u]],
-            tuple(self.name(a) for a in self.att[u]),
-            stats.ground,
-            stats.space,
-            stats.damage,
-            self.copy_of[u],
-        )
+        att = self.att[u]
+        copy = self.copy_of[u]
+        key = (u, att, bonus, copy)
+        memo = self.memo
+        made = memo.units.get(key)
+        if made is None:
+            stats = unit_stats(s, u, bonus)
+            names = memo.names
+            made = UnitView(
+                names[u],
+                memo.owners[u],
+                tuple(map(names.__getitem__, att)) if att else (),
+                stats.ground,
+                stats.space,
+                stats.damage,
+                copy,
+            )
+            if len(memo.units) >= _UNITS_LIMIT:
+                memo.units.clear()
+            memo.units[key] = made
+        return made
+
+    def units(self, us: Sequence[int], controller: int) -> tuple[UnitView, ...]:
+        out: list[UnitView] = []
+        for u in us:
+            out.append(self.unit(u, controller))
+        return tuple(out)
 
     def side(
         self, p: int, piles: tuple[Sequence[int], ...], hand: Sequence[int] | None
@@ -253,14 +333,15 @@ class _Units:
         """Side ``p``'s view from its (active, inactive, discard) piles; ``hand`` None: hidden."""
         s = self.s
         active, inactive, discarded = piles
+        names = self.memo.names
         return SideView(
             player=SIDES[p],
             deck_size=deck_size(s, p),
             hand_size=hand_size(s, p),
-            hand=None if hand is None else tuple(sorted(self.name(c) for c in hand)),
-            active=tuple(self.unit(u, p) for u in active),
-            inactive=tuple(self.unit(u, p) for u in inactive),
-            discard=tuple(self.name(c) for c in discarded),
+            hand=None if hand is None else tuple(sorted(map(names.__getitem__, hand))),
+            active=self.units(active, p),
+            inactive=self.units(inactive, p),
+            discard=tuple(map(names.__getitem__, discarded)),
         )
 
 
@@ -278,8 +359,8 @@ def _group_view(s: GameState, units: _Units, b: Battle, g: int) -> GroupView:
     return GroupView(
         number=g + 1,
         kind=_KIND_NAMES[kind],
-        units=tuple(units.unit(u, attacker) for u in members),
-        blockers=tuple(units.unit(u, defender) for u in b.blocks[g]),
+        units=units.units(members, attacker),
+        blockers=units.units(b.blocks[g], defender),
         target=units.unit(target, defender) if target >= 0 else None,
         result=RESULT_NAMES[b.results[g]] if b.results[g] >= 0 else None,
         target_zone=zone,
@@ -292,8 +373,11 @@ def _group_view(s: GameState, units: _Units, b: Battle, g: int) -> GroupView:
 
 def _battle_view(s: GameState, units: _Units, b: Battle) -> BattleView:
     cas = b.casualty
+    groups: list[GroupView] = []
+    for g in range(len(b.groups)):
+        groups.append(_group_view(s, units, b, g))
     return BattleView(
-        groups=tuple(_group_view(s, units, b, g) for g in range(len(b.groups))),
+        groups=tuple(groups),
         attack_bonus=b.attack_bonus,
         defense_bonus=b.defense_bonus,
         psion_cards=tuple((units.name(c), units.name(h)) for c, h in b.psions),
@@ -308,7 +392,16 @@ def _battle_view(s: GameState, units: _Units, b: Battle) -> BattleView:
 
 
 def action_view(s: GameState, action_id: int) -> ActionView:
-    """One action's structured fields, as views and the protocol show them."""
+    """One action's structured fields, as views and the protocol show them (made once per
+    action of a game context: they depend on nothing else)."""
+    made = _memo_of(s.ctx).actions
+    view = made[action_id]
+    if view is None:
+        view = made[action_id] = _action_view(s, action_id)
+    return view
+
+
+def _action_view(s: GameState, action_id: int) -> ActionView:
     a = s.ctx.space[action_id]
     names = s.ctx.tables.names
     return ActionView(
