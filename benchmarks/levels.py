@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.summarize, encoding="utf-8") as f:
             results = [json.loads(line) for line in f if line.strip()]
         a, b = list(results[0]["think"])
-        print(json.dumps(summary(a, b, args.seed, results)))
+        print(json.dumps(summary(a, b, args.seed, results)))  # --seed: the match's
         return 0
     if not args.no_time:
         states = positions(args.positions, args.seed)
