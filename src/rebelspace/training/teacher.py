@@ -6,9 +6,9 @@ Each game is the arena's game between the two names (agents from ``play.match.ma
 as ``play_match`` makes them), in duplicate format: games ``2k`` and ``2k + 1`` are deal ``k``
 with the teacher on the Rebel side, then on the Imperial side; in self-play every game has a
 deal of its own (the lab's mirror runs' deals), since a deal's twin would be a copy. A chunk
-file holds one JSON object a line per game: the deal's index, the teacher's side, the winner, every action id of the game
-(so the positions can be rebuilt by replaying the deal) and, for each decision the teacher
-searched, the ply and the visits of each root action. Features are not stored: they are
+file holds one JSON object a line per game: the deal's index, the teacher's side, the winner,
+every action id of the game (so the positions can be rebuilt by replaying the deal) and, for
+each decision the teacher searched, the ply and the visits of each root action. Features are not stored: they are
 computed when fitting, so a change of features needs no new games.
 """
 
