@@ -180,9 +180,7 @@ def match(
     at any time; the summary is of every pair in the log)."""
     results: list[dict[str, Any]] = _logged(log, a, b) if log else []
     done = {r["seed"] for r in results}
-    jobs = [
-        (a, b, s) for i in range(pairs) if (s := derive_seed(seed, DEAL + i)) not in done
-    ]
+    jobs = [(a, b, s) for i in range(pairs) if (s := derive_seed(seed, DEAL + i)) not in done]
     with get_context("spawn").Pool(max(1, workers)) as pool:
         for r in pool.imap(play_pair, jobs, chunksize=1):
             results.append(r)

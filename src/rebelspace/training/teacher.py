@@ -8,8 +8,8 @@ with the teacher on the Rebel side, then on the Imperial side; in self-play ever
 deal of its own (the lab's mirror runs' deals), since a deal's twin would be a copy. A chunk
 file holds one JSON object a line per game: the deal's index, the teacher's side, the winner,
 every action id of the game (so the positions can be rebuilt by replaying the deal) and, for
-each decision the teacher searched, the ply and the visits of each root action. Features are not stored: they are
-computed when fitting, so a change of features needs no new games.
+each decision the teacher searched, the ply and the visits of each root action. Features are
+not stored: they are computed when fitting, so a change of features needs no new games.
 """
 
 from __future__ import annotations
