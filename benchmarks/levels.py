@@ -124,6 +124,7 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
     longest = {a: 0.0, b: 0.0}
     decisions = {a: 0, b: 0}
     capped = {a: 0, b: 0}
+    times: dict[str, list[float]] = {a: [], b: []}
     for a_side in (0, 1):
         game = new_game(game_seed, log=False)
         specs = (a, b) if a_side == 0 else (b, a)
@@ -137,6 +138,7 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
             longest[spec] = max(longest[spec], t.longest)
             decisions[spec] += t.decisions
             capped[spec] += getattr(t.agent, "capped", 0)
+            times[spec].extend(round(x, 4) for x in t.times)
     return {
         "seed": game_seed,
         "wins": wins,
@@ -144,6 +146,7 @@ def play_pair(job: tuple[str, str, int]) -> dict[str, Any]:
         "longest": longest,
         "decisions": decisions,
         "capped": capped,
+        "times": times,
     }
 
 
@@ -155,6 +158,7 @@ class _Timed:
         self.seconds = 0.0
         self.longest = 0.0
         self.decisions = 0
+        self.times: list[float] = []
 
     def act(self, view: Any, legal: Sequence[int]) -> int:
         start = time.process_time()
@@ -163,6 +167,7 @@ class _Timed:
         self.seconds += spent
         self.longest = max(self.longest, spent)
         self.decisions += 1
+        self.times.append(spent)
         return action
 
 
@@ -170,9 +175,12 @@ def match(
     a: str, b: str, pairs: int, seed: int, workers: int, log: str | None = None
 ) -> dict[str, Any]:
     """``pairs`` deals, each played twice; with ``log``, each pair's result as a JSON line
-    as it comes (a long match can be read before it ends)."""
-    jobs = [(a, b, derive_seed(seed, DEAL + i)) for i in range(pairs)]
-    results: list[dict[str, Any]] = []
+    as it comes (a long match can be read before it ends), and a match run again with the
+    same log plays only the deals the log lacks (a long match in resumable chunks: stop it
+    at any time; the summary is of every pair in the log)."""
+    results: list[dict[str, Any]] = _logged(log, a, b) if log else []
+    done = {r["seed"] for r in results}
+    jobs = [(a, b, s) for i in range(pairs) if (s := derive_seed(seed, DEAL + i)) not in done]
     with get_context("spawn").Pool(max(1, workers)) as pool:
         for r in pool.imap(play_pair, jobs, chunksize=1):
             results.append(r)
@@ -188,6 +196,15 @@ def match(
             )
     print(file=sys.stderr)
     return summary(a, b, seed, results)
+
+
+def _logged(log: str, a: str, b: str) -> list[dict[str, Any]]:
+    """The pairs of ``a`` against ``b`` already in ``log`` (none if it does not exist)."""
+    if not os.path.exists(log):
+        return []
+    with open(log, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [r for r in rows if list(r["think"]) == [a, b]]
 
 
 def summary(a: str, b: str, seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -213,6 +230,13 @@ def summary(a: str, b: str, seed: int, results: Sequence[dict[str, Any]]) -> dic
         out[f"{spec} longest s"] = round(
             max(r.get("longest", {}).get(spec, 0.0) for r in results), 3
         )
+        spent = sorted(t for r in results for t in r.get("times", {}).get(spec, []))
+        if spent:  # CPU seconds of each decision (logs written before times were kept lack them)
+            out[f"{spec} s/decision median, p95, max"] = [
+                round(statistics.median(spent), 4),
+                round(spent[min(len(spent) - 1, int(0.95 * len(spent)))], 4),
+                round(spent[-1], 4),
+            ]
     return out
 
 
@@ -232,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.summarize, encoding="utf-8") as f:
             results = [json.loads(line) for line in f if line.strip()]
         a, b = list(results[0]["think"])
-        print(json.dumps(summary(a, b, args.seed, results)))
+        print(json.dumps(summary(a, b, args.seed, results)))  # --seed: the match's
         return 0
     if not args.no_time:
         states = positions(args.positions, args.seed)

@@ -8,6 +8,7 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ from rebelspace.play import play_match
 from rebelspace.play.schedule import deal_seed
 from rebelspace.training.command import add_train_parser
 from rebelspace.training.distil_command import add_distil_parser
-from rebelspace.training.teacher import play_teacher_game, read_games
+from rebelspace.training.teacher import play_teacher_game, read_games, record_deal_seed
 from tests.agents.agent_helpers import check_blind_to_hidden_cards
 
 
@@ -111,6 +112,40 @@ def test_a_teacher_game_replays_to_its_recorded_result() -> None:
     assert match.winner == record["winner"]
     assert len(record["actions"]) == match.decisions
     assert record["searched"] and all(len(v) >= 2 for _, v in record["searched"])
+
+
+def _searched_sides(seed: int, record: dict[str, Any]) -> set[int]:
+    """The sides to move at the plies a teacher record kept searches for."""
+    game = new_game(record_deal_seed(seed, record), log=False)
+    plies = {ply for ply, _ in record["searched"]}
+    sides = set()
+    for ply, action in enumerate(record["actions"]):
+        if ply in plies:
+            sides.add(game.to_move)
+        game.apply(action)
+    return sides
+
+
+def test_a_self_play_teacher_game_keeps_both_sides_searches_and_is_the_mirror_match() -> None:
+    record = play_teacher_game(4, "ismcts:12", "ismcts:12", 0)
+    assert record == play_teacher_game(4, "ismcts:12", "ismcts:12", 0)
+    match = play_match("ismcts:12", "ismcts:12", deal_seed(4, 0, twinned=False), context_for())
+    assert match.winner == record["winner"] and len(record["actions"]) == match.decisions
+    assert _searched_sides(4, record) == {0, 1}
+    # Against the heuristic only the teacher's side is searched.
+    one = play_teacher_game(4, "ismcts:12", "heuristic", 0)
+    assert _searched_sides(4, one) == {one["teacher_side"]}
+
+
+def test_self_play_deals_every_game_afresh_instead_of_copying_it_with_sides_swapped() -> None:
+    # Twinned deals with the same agent on both sides would be two copies of one game.
+    first, second = (play_teacher_game(4, "ismcts:12", "ismcts:12", i) for i in (0, 1))
+    assert (first["deal"], second["deal"]) == (0, 1)
+    assert first["actions"] != second["actions"]
+    assert record_deal_seed(4, first) != record_deal_seed(4, second)
+    # Against the heuristic a deal is still played twice, once from each side.
+    a, b = (play_teacher_game(4, "ismcts:12", "heuristic", i) for i in (0, 1))
+    assert record_deal_seed(4, a) == record_deal_seed(4, b) and a["deal"] == b["deal"] == 0
 
 
 def run_distil(argv: list[str]) -> int:

@@ -12,8 +12,9 @@ from rebelspace.agents.distilled import SIZE, PolicyModel, action_features
 from rebelspace.engine import new_game
 from rebelspace.engine.sampling import sample_state
 from rebelspace.play.progress import progress_bar
-from rebelspace.play.schedule import deal_seed
 from rebelspace.seeds import TEACHER_SAMPLE, agent_seed
+
+from .teacher import record_deal_seed
 
 __all__ = ["Positions", "agreement", "fit_policy", "positions"]
 
@@ -34,7 +35,7 @@ def positions(
     starts: list[int] = []
     bar = progress_bar(len(games), progress, unit="game")
     for record in games:
-        game = new_game(deal_seed(seed, record["index"]), log=False)
+        game = new_game(record_deal_seed(seed, record), log=False)
         searched = {ply: dict(visits) for ply, visits in record["searched"]}
         for ply, action in enumerate(record["actions"]):
             visits = searched.get(ply)

@@ -4,8 +4,9 @@ policy fitted to its choices, its weights.
     rebelspace distil --dir runs/distil --games 400 --seed 17
     rebelspace distil --dir runs/distil --games 400 --seed 17   # again: resumes, same result
 
-The teacher (``--teacher``, default ``ismcts:normal``) plays ``--games`` games against the
-heuristic in duplicate format, on ``play``'s local pool of ``--workers`` processes (every core
+The teacher (``--teacher``, default ``ismcts:normal``) plays ``--games`` games against
+``--opponent`` (default the heuristic; the teacher's own name for self-play) in duplicate
+format, on ``play``'s local pool of ``--workers`` processes (every core
 by default), in chunk files under ``DIR/data`` that a stopped run keeps. The last chunks
 (``--holdout``) are kept out of the fit and scored: how often the policy's choice is the
 teacher's. Fitting needs NumPy (the ``rl`` extra); the model needs only the standard
@@ -37,6 +38,12 @@ def add_distil_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     )
     add_common_args(p, folder="runs/distil", games=400, games_help="teacher games", chunk=10)
     p.add_argument("--teacher", default="ismcts:normal", help="a searching agent (ismcts...)")
+    p.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="the teacher's opponent; the teacher's own name for self-play, in which both "
+        "sides' searches are fitted (the lab's mirror games)",
+    )
     p.add_argument("--steps", type=positive_int, default=15, help="Newton steps")
     p.set_defaults(handler=run_distil)
 
@@ -64,7 +71,7 @@ def run_distil(args: argparse.Namespace) -> int:
         folder / "data",
         args.seed,
         args.teacher,
-        "heuristic",
+        args.opponent,
         args.games,
         chunk_games=args.chunk,
         workers=workers,
@@ -82,6 +89,7 @@ def run_distil(args: argparse.Namespace) -> int:
         **model.meta,
         "seed": args.seed,
         "teacher": args.teacher,
+        "opponent": args.opponent,
         "games": args.games,
         "held_out_games": len(test),
         "held_out": {k: round(v, 4) for k, v in scores.items()},

@@ -1,13 +1,15 @@
-"""Games of a searching teacher against the heuristic, with the search's visit counts at
-every decision it made: the data the distilled policy (``agents.distilled``) learns from.
+"""Games of a searching teacher against the heuristic, or against itself, with the search's
+visit counts at every decision it made: the data the distilled policy (``agents.distilled``)
+learns from.
 
 Each game is the arena's game between the two names (agents from ``play.match.match_agents``,
 as ``play_match`` makes them), in duplicate format: games ``2k`` and ``2k + 1`` are deal ``k``
-with the teacher on the Rebel side, then on the Imperial side. A chunk file holds one JSON object a
-line per game: the deal's index, the teacher's side, the winner, every action id of the game
-(so the positions can be rebuilt by replaying the deal) and, for each decision the teacher
-searched, the ply and the visits of each root action. Features are not stored: they are
-computed when fitting, so a change of features needs no new games.
+with the teacher on the Rebel side, then on the Imperial side; in self-play every game has a
+deal of its own (the lab's mirror runs' deals), since a deal's twin would be a copy. A chunk
+file holds one JSON object a line per game: the deal's index, the teacher's side, the winner,
+every action id of the game (so the positions can be rebuilt by replaying the deal) and, for
+each decision the teacher searched, the ply and the visits of each root action. Features are
+not stored: they are computed when fitting, so a change of features needs no new games.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from rebelspace.play.schedule import deal_seed, first_is_rebel, unit_of
 
 from .chunks import run_chunks, write_whole
 
-__all__ = ["TeacherChunk", "generate_teacher_games", "read_games"]
+__all__ = ["TeacherChunk", "generate_teacher_games", "read_games", "record_deal_seed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,37 +48,61 @@ class TeacherChunk:
 
 
 def play_teacher_game(seed: int, teacher: str, opponent: str, index: int) -> dict[str, Any]:
-    """Game ``index`` of the series, with the teacher's root visits at each of its searches."""
-    deal = deal_seed(seed, index)
+    """Game ``index`` of the series, with the teacher's root visits at each of its searches.
+
+    When the opponent is the teacher itself (self-play, ``opponent == teacher``), both sides
+    are the teacher and both sides' searches are kept: the data then describe the teacher's
+    play against itself, which is what a bulk agent standing in for it in mirror games (the
+    balance lab's) must imitate, not its play against the heuristic (issue 35: the policy
+    fitted to games against the heuristic put the Rebel 6.5 points below the search's mirror).
+    """
+    # A deal played twice with the sides swapped is two copies of one game when both sides
+    # are the same agent, so self-play deals every game afresh, as the lab's mirror runs do.
+    twinned = opponent != teacher
+    deal = deal_seed(seed, index, twinned=twinned)
     game = new_game(deal, log=False)
     teacher_side = 0 if first_is_rebel(index) else 1
     names = (teacher, opponent) if teacher_side == 0 else (opponent, teacher)
     agents = match_agents(*names, deal, game.ctx)
-    agent = agents[teacher_side]
-    if not isinstance(agent, ISMCTSAgent):
-        raise ValueError(f"the teacher must be a searching agent (ismcts...), got {teacher!r}")
+    taught = (teacher_side,) if twinned else (0, 1)
+    for side in taught:
+        if not isinstance(agents[side], ISMCTSAgent):
+            raise ValueError(f"the teacher must be a searching agent (ismcts...), got {teacher!r}")
     actions: list[int] = []
     searched: list[list[Any]] = []
 
-    def teach(state: GameState, legal: Sequence[int]) -> int:
-        action = agent.act(state.view(teacher_side), legal)
-        if len(legal) > 1 and agent.last_root is not None:
-            children = agent.last_root.children
-            visits = [[a, children[a].visits] for a in legal if a in children]
-            searched.append([len(actions), visits])
-        return action
+    def teacher_of(side: int) -> Decider:
+        agent = agents[side]
+        assert isinstance(agent, ISMCTSAgent)
+
+        def teach(state: GameState, legal: Sequence[int]) -> int:
+            action = agent.act(state.view(side), legal)
+            if len(legal) > 1 and agent.last_root is not None:
+                children = agent.last_root.children
+                visits = [[a, children[a].visits] for a in legal if a in children]
+                searched.append([len(actions), visits])
+            return action
+
+        return teach
 
     deciders: list[Decider] = [decider_for(a, side) for side, a in enumerate(agents)]
-    deciders[teacher_side] = teach
+    for side in taught:
+        deciders[side] = teacher_of(side)
     run_game(game, deciders, observe=lambda _s, a: actions.append(a))
-    return {
-        "deal": unit_of(index),
+    record = {
+        "deal": unit_of(index, twinned=twinned),
         "index": index,
         "teacher_side": teacher_side,
         "winner": game.winner,
         "actions": actions,
         "searched": searched,
     }
+    return record if twinned else {**record, "twinned": False}
+
+
+def record_deal_seed(seed: int, record: dict[str, Any]) -> int:
+    """The seed that dealt a teacher game of the series ``seed`` (``play_teacher_game``)."""
+    return deal_seed(seed, record["index"], twinned=record.get("twinned", True))
 
 
 def _work(job: tuple[TeacherChunk, str]) -> str:
