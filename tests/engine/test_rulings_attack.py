@@ -10,6 +10,7 @@ import pytest
 
 from rebelspace.engine import GameState, IllegalActionError
 from rebelspace.engine.state import GROUND_BATTLE, SPACE_BATTLE
+from rebelspace.engine.views import HeroPlacesView
 from tests.engine.helpers import IMPERIAL, REBEL, legal, play, start, step, zone
 
 # ----------------------------------------------------------------------------- R11 who may attack
@@ -102,6 +103,34 @@ def test_r12_a_pilot_does_not_take_a_captains_place_nor_a_captain_a_pilots() -> 
     assert "add Superior Pilot to group 1" not in texts
     assert "add Princess to group 2" not in texts
     assert {"add Princess to group 1", "add Superior Pilot to group 2"} <= texts
+
+
+def test_r12_a_space_groups_view_counts_its_hero_places_and_a_ground_groups_has_none() -> None:
+    s = start(
+        phase="attack",
+        rebel={
+            "active": ["Stunt Fighters", "Stunt Fighters", "Superior Pilot", "Rebel Warship",
+                       "Princess", "Rebel Soldier"]
+        },
+    )  # fmt: skip
+    play(
+        s,
+        "new space group with Stunt Fighters",
+        "add Superior Pilot to group 1",
+        "add Stunt Fighters to group 1",
+        "new space group with Rebel Warship",
+        "add Princess to group 2",
+        "new ground group with Rebel Soldier",
+    )
+    battle = s.view(REBEL).battle
+    assert battle is not None
+    fighters, ship, ground = battle.groups
+    assert fighters.hero_places == HeroPlacesView(fighters=2, ships=0, heroes=1)
+    assert ship.hero_places == HeroPlacesView(fighters=0, ships=1, heroes=1)
+    assert ground.kind == "ground" and ground.hero_places is None
+    # The same numbers reach the client: the view's JSON carries them as an object.
+    shown = s.view(REBEL).to_dict()["battle"]["groups"][0]["hero_places"]
+    assert shown == {"fighters": 2, "ships": 0, "heroes": 1}
 
 
 def test_r12_pilot_and_captain_hero_fills_either_place() -> None:

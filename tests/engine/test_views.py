@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rebelspace.engine import IMPERIAL, REBEL, GameState, load_scenario, new_game
+from rebelspace.engine import IMPERIAL, REBEL, GameState, PlayerView, load_scenario, new_game
 from rebelspace.engine.events import render
 
 
@@ -323,14 +323,14 @@ def test_views_built_from_shared_parts_equal_views_built_in_another_order() -> N
     for seed in range(4):
         rng = random.Random(seed)
         game = new_game(seed)
-        seen: list[tuple[GameState, tuple[object, ...]]] = []
+        seen: list[tuple[GameState, tuple[PlayerView, PlayerView, PlayerView]]] = []
         while game.to_move >= 0:
             views = (game.view(REBEL), game.view(IMPERIAL), game.public_view())
             seen.append((game.clone(keep_log=True), views))
             game.apply(rng.choice(game.legal_actions()))
         other = GameContext(game.ctx.cards, game.ctx.options)
-        for position, views in reversed(seen):
+        for position, shown in reversed(seen):
             position.ctx = other
-            assert (position.view(REBEL), position.view(IMPERIAL), position.public_view()) == views
+            assert (position.view(REBEL), position.view(IMPERIAL), position.public_view()) == shown
             compared += 1
     assert compared > 1000

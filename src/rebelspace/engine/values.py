@@ -1,5 +1,5 @@
-"""Computed values, in one place: a unit's current ratings, a group's battle value, and the
-damage an unblocked group deals after Defense Shields.
+"""Computed values, in one place: a unit's current ratings, a group's battle value, a space
+group's hero places, and the damage an unblocked group deals after Defense Shields.
 
 The rules decide battles and damage with these functions, and views carry their results, so
 the heuristic, the terminal, the server and the browser show the numbers the rules use and
@@ -27,6 +27,29 @@ class UnitStats(NamedTuple):
     ground: int
     space: int
     damage: int
+
+
+class HeroPlaces(NamedTuple):
+    """R12: a space group's places for heroes (a Pilot in a Fighter's place, a Captain in a
+    Ship's) and the heroes aboard."""
+
+    fighters: int
+    ships: int
+    heroes: int
+
+
+def hero_places(s: GameState, units: tuple[int, ...]) -> HeroPlaces:
+    """R12: the places for heroes the units of a space group give, and the heroes among them."""
+    t = s.ctx.tables
+    fighters = ships = heroes = 0
+    for u in units:
+        if t.fighter[u]:
+            fighters += 1
+        if t.ship[u]:
+            ships += 1
+        if t.is_hero[u]:
+            heroes += 1
+    return HeroPlaces(fighters, ships, heroes)
 
 
 class DamagePreview(NamedTuple):

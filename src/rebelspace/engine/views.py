@@ -37,7 +37,7 @@ from .read import (
     target_inactive,
 )
 from .steps import PhaseName, Step, StepName
-from .values import damage_preview, defenders, group_value, unit_stats
+from .values import damage_preview, defenders, group_value, hero_places, unit_stats
 
 if TYPE_CHECKING:
     from .state import GameContext, GameState
@@ -51,6 +51,7 @@ __all__ = [
     "BattleView",
     "GroupKindName",
     "GroupView",
+    "HeroPlacesView",
     "PhaseName",
     "PlayerView",
     "Side",
@@ -113,6 +114,19 @@ class GroupView:
     # (None once blocked, targeting or empty); ``stopped``: what the shields take from Ships.
     damage: int | None
     stopped: int
+    # R12: a space group's places for heroes and the heroes aboard (None for a ground group),
+    # so that no client counts Fighters and Ships again.
+    hero_places: HeroPlacesView | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeroPlacesView:
+    """R12: a space group's pilot places (one per Fighter), captain places (one per Ship) and
+    the heroes aboard (``values.hero_places``)."""
+
+    fighters: int
+    ships: int
+    heroes: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +382,7 @@ def _group_view(s: GameState, units: _Units, b: Battle, g: int) -> GroupView:
         defense_value=group_value(s, fighting, kind, b.defense_bonus) if fighting else None,
         damage=None if preview is None else preview.damage,
         stopped=0 if preview is None else preview.stopped,
+        hero_places=HeroPlacesView(*hero_places(s, members)) if kind == GroupKind.SPACE else None,
     )
 
 

@@ -4,7 +4,7 @@
 // damage (after Defense Shields), and the events' values of battles already fought.
 
 import { cap } from "./text.js";
-import { cardEl, cardInfo, copiedHeroes } from "./cards.js";
+import { cardEl, copiedHeroes } from "./cards.js";
 import { h } from "./dom.js";
 import { eventText } from "./events.js";
 
@@ -17,21 +17,6 @@ export function groupValues(group) {
 export function defendersOf(group) {
   if (group.blockers.length) return group.blockers;
   return group.target ? [group.target] : [];
-}
-
-/** R12: hero places in a space group: one Pilot per Fighter, one Captain per Ship. */
-export function heroPlaces(group) {
-  if (group.kind !== "space") return null;
-  let fighters = 0;
-  let ships = 0;
-  let heroes = 0;
-  for (const u of group.units) {
-    const card = cardInfo(u.name);
-    if (card.kind === "hero") heroes += 1;
-    if ((card.keywords || []).includes("fighter")) fighters += 1;
-    if ((card.keywords || []).includes("ship")) ships += 1;
-  }
-  return { fighters, ships, heroes };
 }
 
 // ---- events ------------------------------------------------------------------------------
@@ -208,7 +193,7 @@ export function renderBattle(msg, memory, ui) {
     const shownUnits = g.units.length ? g.units : memory.units(g.number, "units");
     const shownDefenders = defenders.length ? defenders : memory.units(g.number, "defenders");
     const casualtyHere = battle.casualty_group === g.number;
-    const places = heroPlaces(g);
+    const places = g.hero_places; // R12, counted by the engine (null for a ground group)
     const how = g.blockers.length ? "blocked" : g.target ? "target" : memory.how(g.number) || (fought ? (fought.blocked ? "blocked" : "target") : null);
     const forecast = forecasts.get(g.number) || null;
     const against = againstText(g, how, defender, forecast);

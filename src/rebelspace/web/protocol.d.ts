@@ -328,6 +328,14 @@ export interface BattleGroup {
    * what Defense Shields take from its Ships' damage
    */
   stopped: number;
+  /**
+   * R12: a space group's places for heroes (a Pilot in a Fighter's place, a Captain in a Ship's) and the heroes aboard; null for a ground group
+   */
+  hero_places: {
+    fighters: number;
+    ships: number;
+    heroes: number;
+  } | null;
 }
 /**
  * The parts of the view that changed since the view the client holds (a WebSocket's previous state message; docs/protocol.md, 'What a message carries'): a part left out is that view's. The log is always sent.
