@@ -626,6 +626,10 @@ INT_KEYS = frozenset(
         "attack_value",
         "defense_value",
         "stopped",
+        # a space group's hero places and heroes aboard (R12, values.hero_places): counts
+        "fighters",
+        "ships",
+        "heroes",
         # structured legal actions: the id, the group number and the number of cards drawn
         "id",
         "copy",
