@@ -64,17 +64,10 @@ def play_teacher_game(seed: int, teacher: str, opponent: str, index: int) -> dic
     teacher_side = 0 if first_is_rebel(index) else 1
     names = (teacher, opponent) if teacher_side == 0 else (opponent, teacher)
     agents = match_agents(*names, deal, game.ctx)
-    taught = (teacher_side,) if twinned else (0, 1)
-    for side in taught:
-        if not isinstance(agents[side], ISMCTSAgent):
-            raise ValueError(f"the teacher must be a searching agent (ismcts...), got {teacher!r}")
     actions: list[int] = []
     searched: list[list[Any]] = []
 
-    def teacher_of(side: int) -> Decider:
-        agent = agents[side]
-        assert isinstance(agent, ISMCTSAgent)
-
+    def teacher_of(side: int, agent: ISMCTSAgent) -> Decider:
         def teach(state: GameState, legal: Sequence[int]) -> int:
             action = agent.act(state.view(side), legal)
             if len(legal) > 1 and agent.last_root is not None:
@@ -86,8 +79,11 @@ def play_teacher_game(seed: int, teacher: str, opponent: str, index: int) -> dic
         return teach
 
     deciders: list[Decider] = [decider_for(a, side) for side, a in enumerate(agents)]
-    for side in taught:
-        deciders[side] = teacher_of(side)
+    for side in (teacher_side,) if twinned else (0, 1):
+        agent = agents[side]
+        if not isinstance(agent, ISMCTSAgent):
+            raise ValueError(f"the teacher must be a searching agent (ismcts...), got {teacher!r}")
+        deciders[side] = teacher_of(side, agent)
     run_game(game, deciders, observe=lambda _s, a: actions.append(a))
     record = {
         "deal": unit_of(index, twinned=twinned),
