@@ -198,13 +198,17 @@ def match(
     return summary(a, b, seed, results)
 
 
-def _logged(log: str, a: str, b: str) -> list[dict[str, Any]]:
-    """The pairs of ``a`` against ``b`` already in ``log`` (none if it does not exist)."""
+def _read_log(log: str) -> list[dict[str, Any]]:
+    """Every pair's result in a ``--log`` file (none if it does not exist)."""
     if not os.path.exists(log):
         return []
     with open(log, encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f if line.strip()]
-    return [r for r in rows if list(r["think"]) == [a, b]]
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _logged(log: str, a: str, b: str) -> list[dict[str, Any]]:
+    """The pairs of ``a`` against ``b`` already in ``log``."""
+    return [r for r in _read_log(log) if list(r["think"]) == [a, b]]
 
 
 def summary(a: str, b: str, seed: int, results: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -253,10 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--summarize", metavar="LOG", help="summarize a --log file and stop")
     args = p.parse_args(argv)
     if args.summarize:
-        with open(args.summarize, encoding="utf-8") as f:
-            results = [json.loads(line) for line in f if line.strip()]
+        results = _read_log(args.summarize)
         a, b = list(results[0]["think"])
-        print(json.dumps(summary(a, b, args.seed, results)))  # --seed: the match's
+        # The log does not keep the match's seed: the summary shows the --seed given.
+        print(json.dumps(summary(a, b, args.seed, results)))
         return 0
     if not args.no_time:
         states = positions(args.positions, args.seed)
